@@ -1,0 +1,181 @@
+"""Grid navigation: A* over a walkability grid, line-of-movement checks, BFS.
+
+Engine-free: a grid is a flat list of bools (row-major, ``width`` columns).
+Movement is 8-connected without cutting corners past walls. Every choice is
+deterministic: neighbours are expanded in a fixed order and heap ties are
+broken by (f, h, insertion counter).
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+
+SQRT2 = math.sqrt(2.0)
+# (dx, dy, cost) in a fixed order: straight moves first, then diagonals
+_STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+          (1, 1, SQRT2), (-1, 1, SQRT2), (1, -1, SQRT2), (-1, -1, SQRT2))
+
+
+def octile(ax: int, ay: int, bx: int, by: int) -> float:
+    dx = abs(ax - bx)
+    dy = abs(ay - by)
+    return (dx + dy) + (SQRT2 - 2.0) * min(dx, dy)
+
+
+def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal: tuple[int, int],
+          max_expansions: int = 50_000) -> list[tuple[int, int]] | None:
+    """Shortest 8-connected tile path from ``start`` to ``goal`` (both included).
+
+    Returns None when the goal is unreachable, not walkable, or the expansion
+    budget runs out. The start tile need not be walkable (a unit may stand in a
+    doorway that just closed); every other tile of the path is.
+    """
+    sx, sy = start
+    gx, gy = goal
+    if not (0 <= gx < width and 0 <= gy < height and 0 <= sx < width and 0 <= sy < height):
+        return None
+    goal_i = gy * width + gx
+    if not walkable[goal_i]:
+        return None
+    start_i = sy * width + sx
+    if start_i == goal_i:
+        return [start]
+    g = {start_i: 0.0}
+    parent = {start_i: -1}
+    closed = set()
+    counter = 0
+    h0 = octile(sx, sy, gx, gy)
+    heap = [(h0, h0, 0, start_i)]
+    expansions = 0
+    while heap:
+        _f, _h, _c, cur = heapq.heappop(heap)
+        if cur in closed:
+            continue
+        if cur == goal_i:
+            path = []
+            while cur != -1:
+                path.append((cur % width, cur // width))
+                cur = parent[cur]
+            path.reverse()
+            return path
+        closed.add(cur)
+        expansions += 1
+        if expansions > max_expansions:
+            return None
+        cx = cur % width
+        cy = cur // width
+        gc = g[cur]
+        for dx, dy, cost in _STEPS:
+            nx = cx + dx
+            ny = cy + dy
+            if nx < 0 or ny < 0 or nx >= width or ny >= height:
+                continue
+            ni = ny * width + nx
+            if not walkable[ni] or ni in closed:
+                continue
+            if dx and dy and not (walkable[cy * width + nx] and walkable[ny * width + cx]):
+                continue  # no squeezing diagonally past a wall corner
+            ng = gc + cost
+            old = g.get(ni)
+            if old is None or ng < old:
+                g[ni] = ng
+                parent[ni] = cur
+                counter += 1
+                h = octile(nx, ny, gx, gy)
+                heapq.heappush(heap, (ng + h, h, counter, ni))
+    return None
+
+
+def segment_clear(walkable: list, width: int, height: int,
+                  x0: float, y0: float, x1: float, y1: float) -> bool:
+    """True when every tile the segment (x0,y0)-(x1,y1) passes through is walkable.
+
+    Coordinates are continuous tile units (tile (i, j) spans [i, i+1) x [j, j+1)).
+    Walks the exact tile sequence (Amanatides & Woo); where the segment passes
+    exactly through a tile corner both side tiles must be walkable.
+    """
+    tx = int(math.floor(x0))
+    ty = int(math.floor(y0))
+    ex = int(math.floor(x1))
+    ey = int(math.floor(y1))
+    if not (0 <= ex < width and 0 <= ey < height and 0 <= tx < width and 0 <= ty < height):
+        return False
+    dx = x1 - x0
+    dy = y1 - y0
+    step_x = 1 if dx > 0 else -1
+    step_y = 1 if dy > 0 else -1
+    t_dx = abs(1.0 / dx) if dx != 0 else math.inf
+    t_dy = abs(1.0 / dy) if dy != 0 else math.inf
+    if dx > 0:
+        t_mx = (tx + 1 - x0) * t_dx
+    elif dx < 0:
+        t_mx = (x0 - tx) * t_dx
+    else:
+        t_mx = math.inf
+    if dy > 0:
+        t_my = (ty + 1 - y0) * t_dy
+    elif dy < 0:
+        t_my = (y0 - ty) * t_dy
+    else:
+        t_my = math.inf
+    limit = abs(ex - tx) + abs(ey - ty) + 2
+    for _ in range(limit * 2):
+        if not walkable[ty * width + tx]:
+            return False
+        if tx == ex and ty == ey:
+            return True
+        if t_mx < t_my:
+            t_mx += t_dx
+            tx += step_x
+        elif t_my < t_mx:
+            t_my += t_dy
+            ty += step_y
+        else:  # through a corner: both neighbours must be open
+            if not (walkable[ty * width + tx + step_x] and walkable[(ty + step_y) * width + tx]):
+                return False
+            t_mx += t_dx
+            t_my += t_dy
+            tx += step_x
+            ty += step_y
+        if not (0 <= tx < width and 0 <= ty < height):
+            return False
+    return False
+
+
+def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]]) -> list[tuple[float, float]]:
+    """Tile path -> waypoints at tile centres, dropping those a straight walk can skip."""
+    if not path:
+        return []
+    pts = [(x + 0.5, y + 0.5) for x, y in path]
+    out = [pts[0]]
+    i = 0
+    last = len(pts) - 1
+    while i < last:
+        j = i + 1
+        while j < last and segment_clear(walkable, width, height, pts[i][0], pts[i][1], pts[j + 1][0], pts[j + 1][1]):
+            j += 1
+        out.append(pts[j])
+        i = j
+    return out
+
+
+def bfs_distances(walkable: list, width: int, height: int, sources: list[tuple[int, int]]) -> list[int]:
+    """4-connected breadth-first step distance from the nearest source; -1 where unreachable."""
+    dist = [-1] * (width * height)
+    queue = deque()
+    for x, y in sources:
+        i = y * width + x
+        if walkable[i] and dist[i] < 0:
+            dist[i] = 0
+            queue.append(i)
+    while queue:
+        cur = queue.popleft()
+        cx = cur % width
+        d = dist[cur] + 1
+        for ni, ok in ((cur + 1, cx + 1 < width), (cur - 1, cx > 0),
+                       (cur + width, cur + width < len(dist)), (cur - width, cur >= width)):
+            if ok and walkable[ni] and dist[ni] < 0:
+                dist[ni] = d
+                queue.append(ni)
+    return dist

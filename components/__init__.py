@@ -1,0 +1,134 @@
+"""Plain-data components. No behaviour lives here.
+
+Every component is a slotted dataclass whose fields are ints, floats, strs,
+bools or lists of those (possibly nested). That restriction is what lets the
+sync hash and the snapshot format treat all of them the same way: see
+``FIELDS`` and ``REGISTRY`` below.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+
+@dataclass(slots=True)
+class Position:
+    """Centre of the entity in tile units (x right, y down)."""
+    x: float
+    y: float
+
+
+@dataclass(slots=True)
+class Mover:
+    """Ability to walk, and the path currently being followed.
+
+    ``path`` is a flat list of waypoint coordinates [x0, y0, x1, y1, ...] in
+    tile units; ``index`` is the waypoint being walked to. An empty path means
+    standing still.
+    """
+    speed: float               # tiles per second
+    path: list = field(default_factory=list)
+    index: int = 0
+    moving: bool = False
+
+
+@dataclass(slots=True)
+class Health:
+    hp: float
+    max_hp: float
+
+
+@dataclass(slots=True)
+class Team:
+    team: int
+
+
+@dataclass(slots=True)
+class Weapon:
+    range: float               # tiles
+    damage: float
+    cooldown: int              # ticks between shots
+    accuracy: float = 1.0      # chance a shot hits
+    ready_in: int = 0          # ticks until the next shot is possible
+    target: int = 0            # entity being fired at; 0 = none
+
+
+@dataclass(slots=True)
+class Ammo:
+    clip: int
+    clip_size: int
+    reserve: int
+    reload_ticks: int
+
+
+@dataclass(slots=True)
+class Squad:
+    squad: int
+
+
+@dataclass(slots=True)
+class Selectable:
+    radius: float = 0.4
+
+
+@dataclass(slots=True)
+class UnitKind:
+    kind: str
+
+
+@dataclass(slots=True)
+class Controller:
+    """Which decider owns this unit: 'scripted', 'player', 'idle', ..."""
+    ai: str
+
+
+@dataclass(slots=True)
+class Inventory:
+    keys: int = 0
+
+
+@dataclass(slots=True)
+class Door:
+    """A door tile. state: 'open', 'closed' or 'locked'."""
+    tx: int
+    ty: int
+    state: str
+
+
+@dataclass(slots=True)
+class Pickup:
+    """An item lying on a tile: kind 'ammo' (amount rounds) or 'key'."""
+    tx: int
+    ty: int
+    kind: str
+    amount: int = 0
+
+
+ALL_COMPONENTS: tuple[type, ...] = (
+    Position, Mover, Health, Team, Weapon, Ammo, Squad, Selectable, UnitKind,
+    Controller, Inventory, Door, Pickup,
+)
+
+#: component name -> class, in a fixed order (the wire names in saves)
+REGISTRY: dict[str, type] = {cls.__name__: cls for cls in ALL_COMPONENTS}
+
+#: class -> tuple of field names in declaration order
+FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in ALL_COMPONENTS
+}
+
+
+def to_row(component) -> list:
+    """The component's field values in declaration order (lists copied)."""
+    out = []
+    for name in FIELDS[type(component)]:
+        value = getattr(component, name)
+        out.append(list(value) if isinstance(value, list) else value)
+    return out
+
+
+def from_row(cls: type, row: list):
+    """Rebuild a component from ``to_row`` output; raises TypeError/ValueError on a bad row."""
+    names = FIELDS[cls]
+    if not isinstance(row, (list, tuple)) or len(row) != len(names):
+        raise ValueError(f"{cls.__name__} needs {len(names)} fields, got {row!r:.60}")
+    return cls(*[list(v) if isinstance(v, (list, tuple)) else v for v in row])

@@ -1,0 +1,339 @@
+"""Load the default content and any mods layered over it, all or nothing.
+
+Layout of a content root (the default one is this package's directory; a mod
+directory has the same shape)::
+
+    units/*.toml      one unit type per file
+    maps/*.toml       one map per file
+    scenarios/*.toml  one scenario per file
+
+Each file names its object with ``id``. A mod file whose id already exists
+overrides just the fields it gives (tables merge, everything else replaces);
+a new id adds an object. Every problem becomes a ``ContentError`` reading
+``path:line: key.path: message``; the loader builds a fresh ``Content`` and
+only returns it when everything validated, so nothing is ever half-loaded.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from content.schema import KINDS, TILE_LEGEND, MapDef, ScenarioDef, UnitDef
+from content.toml_lines import key_lines, line_of
+
+DEFAULT_ROOT = Path(__file__).resolve().parent
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: content files are small; bigger ones are refused
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int | None
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+class ContentError(Exception):
+    """One or more content problems; ``str()`` is the first one, on one line."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__(str(self.problems[0]) if self.problems else "content error")
+
+
+def format_key(path) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+@dataclass
+class _Source:
+    """One file's contribution to an object."""
+    path: str
+    data: dict
+    lines: dict
+    text: str
+
+
+@dataclass
+class _Pending:
+    kind: str
+    id: str
+    data: dict
+    sources: list[_Source] = field(default_factory=list)
+
+    def locate(self, path: tuple) -> tuple[str, int | None]:
+        """File and line that wrote ``path`` (latest layer that has it)."""
+        for src in reversed(self.sources):
+            node = src.data
+            found = True
+            for part in path:
+                try:
+                    node = node[part]
+                except (KeyError, IndexError, TypeError):
+                    found = False
+                    break
+            if found:
+                return src.path, line_of(src.lines, path) or 1
+        # a missing key: blame the file that defined the object, at its deepest existing table
+        src = self.sources[0]
+        return src.path, line_of(src.lines, path) or 1
+
+
+@dataclass(frozen=True)
+class TileMap:
+    """A validated map: rows of tile characters, all the same width."""
+    id: str
+    name: str
+    rows: tuple[str, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def tile(self, x: int, y: int) -> str:
+        return self.rows[y][x]
+
+
+@dataclass(frozen=True)
+class Content:
+    units: dict[str, UnitDef]
+    maps: dict[str, TileMap]
+    scenarios: dict[str, ScenarioDef]
+    content_hash: str
+    files: tuple[str, ...]
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _read_file(path: Path, shown: str, problems: list[Problem]) -> tuple[dict, str, bytes] | None:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            problems.append(Problem(shown, None, "", f"file is {size} bytes; content files are limited to {MAX_FILE_BYTES}"))
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(shown, None, "", f"cannot read file: {exc.strerror or exc}"))
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        problems.append(Problem(shown, line, "", "file is not valid UTF-8"))
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = _TOML_LINE.search(msg)
+        line = int(m.group(1)) if m else None
+        problems.append(Problem(shown, line, "", "invalid TOML: " + _TOML_LINE.sub("", msg).strip()))
+        return None
+    return data, text, raw
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Problem], hasher) -> list[str]:
+    shown_root = _display(root)
+    if not root.is_dir():
+        problems.append(Problem(shown_root, None, "", "mod directory does not exist"))
+        return []
+    files: list[str] = []
+    seen_here: dict[tuple[str, str], str] = {}
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir() and not entry.name.startswith((".", "_")) and entry.name not in KINDS:
+            if any(entry.glob("*.toml")):
+                problems.append(Problem(_display(entry), None, "",
+                                        f"unknown content kind '{entry.name}' (expected {', '.join(KINDS)})"))
+        elif entry.is_file() and entry.suffix == ".toml" and is_mod:
+            problems.append(Problem(_display(entry), None, "",
+                                    f"content files belong in a kind directory ({', '.join(KINDS)})"))
+    for kind in KINDS:
+        kind_dir = root / kind
+        if not kind_dir.is_dir():
+            continue
+        for path in sorted(kind_dir.glob("*.toml")):
+            shown = _display(path)
+            read = _read_file(path, shown, problems)
+            if read is None:
+                continue
+            data, text, raw = read
+            lines = key_lines(text)
+            hasher.update(f"{kind}/{path.name}\0".encode())
+            hasher.update(hashlib.blake2b(raw, digest_size=16).digest())
+            files.append(shown)
+            obj_id = data.get("id")
+            if not isinstance(obj_id, str) or not obj_id:
+                problems.append(Problem(shown, line_of(lines, ("id",)) or 1, "id",
+                                        "every content file needs a string 'id'"))
+                continue
+            key = (kind, obj_id)
+            if key in seen_here:
+                problems.append(Problem(shown, line_of(lines, ("id",)), "id",
+                                        f"duplicate {kind[:-1]} id '{obj_id}' (also in {seen_here[key]})"))
+                continue
+            seen_here[key] = shown
+            src = _Source(shown, data, lines, text)
+            if key in pending:
+                pending[key].data = _merge(pending[key].data, data)
+                pending[key].sources.append(src)
+            else:
+                pending[key] = _Pending(kind, obj_id, copy.deepcopy(data), [src])
+    return files
+
+
+def _validate_model(item: _Pending, problems: list[Problem]):
+    model = KINDS[item.kind]
+    try:
+        return model.model_validate(item.data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            path, line = item.locate(loc)
+            msg = err["msg"]
+            if err["type"] == "missing":
+                msg = "required key is missing"
+            problems.append(Problem(path, line, format_key(loc), msg))
+        return None
+
+
+def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap | None:
+    path, line = item.locate(("tiles",))
+    text_line = line or 1
+    # a multi-line string that opens with a newline starts its rows on the next line
+    src = next(s for s in reversed(item.sources) if "tiles" in s.data)
+    src_lines = src.text.splitlines()
+    header = src_lines[text_line - 1] if text_line <= len(src_lines) else ""
+    first_row_line = text_line + 1 if header.rstrip().endswith(("'''", '"""')) else text_line
+    rows = [r.rstrip("\r") for r in mdef.tiles.split("\n")]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if not rows:
+        problems.append(Problem(path, text_line, "tiles", "map has no rows"))
+        return None
+    width = len(rows[0])
+    ok = True
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
+                                    f"row is {len(row)} tiles wide, the first row is {width}"))
+            ok = False
+            break
+        for c, ch in enumerate(row):
+            if ch not in TILE_LEGEND:
+                problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
+                                        f"unknown tile {ch!r} at column {c + 1} (known: {''.join(TILE_LEGEND)})"))
+                ok = False
+                break
+        if not ok:
+            break
+    if ok and (width < 2 or len(rows) < 2 or width > 512 or len(rows) > 512):
+        problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
+        ok = False
+    return TileMap(mdef.id, mdef.name or mdef.id, tuple(rows)) if ok else None
+
+
+WALKABLE_TILES = set(".c/ak")
+
+
+def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
+                    problems: list[Problem]) -> bool:
+    ok = True
+    if sdef.map not in maps:
+        path, line = item.locate(("map",))
+        problems.append(Problem(path, line, "map", f"unknown map '{sdef.map}'"))
+        return False
+    tmap = maps[sdef.map]
+    for t, team in enumerate(sdef.teams):
+        for s, spawn in enumerate(team.spawns):
+            if spawn.unit not in units:
+                path, line = item.locate(("teams", t, "spawns", s, "unit"))
+                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].unit", f"unknown unit '{spawn.unit}'"))
+                ok = False
+            x, y = spawn.at
+            if not (0 <= x < tmap.width and 0 <= y < tmap.height):
+                path, line = item.locate(("teams", t, "spawns", s, "at"))
+                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
+                                        f"tile ({x}, {y}) is outside map '{tmap.id}' ({tmap.width}x{tmap.height})"))
+                ok = False
+            elif tmap.tile(x, y) not in WALKABLE_TILES:
+                path, line = item.locate(("teams", t, "spawns", s, "at"))
+                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
+                                        f"tile ({x}, {y}) is '{tmap.tile(x, y)}', not walkable"))
+                ok = False
+    return ok
+
+
+def load_content(mods: list[str | Path] = (), root: str | Path | None = None) -> Content:
+    """Load default content plus ``mods`` (applied in order). Raises ContentError."""
+    problems: list[Problem] = []
+    pending: dict[tuple[str, str], _Pending] = {}
+    hasher = hashlib.blake2b(digest_size=16)
+    files: list[str] = []
+    layers = [(Path(root) if root else DEFAULT_ROOT, False)] + [(Path(m), True) for m in mods]
+    for layer, is_mod in layers:
+        files += _collect_layer(layer, is_mod, pending, problems, hasher)
+
+    models: dict[str, dict] = {kind: {} for kind in KINDS}
+    items = sorted(pending.values(), key=lambda p: (list(KINDS).index(p.kind), p.id))
+    for item in items:
+        model = _validate_model(item, problems)
+        if model is not None:
+            models[item.kind][item.id] = (item, model)
+
+    units = {uid: m for uid, (_, m) in models["units"].items()}
+    maps: dict[str, TileMap] = {}
+    for mid, (item, mdef) in models["maps"].items():
+        tmap = _tile_rows(item, mdef, problems)
+        if tmap is not None:
+            maps[mid] = tmap
+    scenarios: dict[str, ScenarioDef] = {}
+    for sid, (item, sdef) in models["scenarios"].items():
+        if _check_scenario(item, sdef, units, maps, problems):
+            scenarios[sid] = sdef
+
+    if problems:
+        raise ContentError(problems)
+    return Content(units=units, maps=maps, scenarios=scenarios,
+                   content_hash=hasher.hexdigest(), files=tuple(files))
+
+
+__all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef",
+           "load_content", "WALKABLE_TILES", "DEFAULT_ROOT"]

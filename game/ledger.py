@@ -1,0 +1,262 @@
+"""The host action ledger: the one seam between deciders and the world.
+
+Deciders (player input, scripted AI, NPC brains, the commander) never touch
+world components. They ``submit`` typed actions and may ``cancel`` them; the
+host processes those requests at one point of the tick:
+
+    submitted -> accepted | rejected(reason)
+    accepted  -> started             (preconditions checked again)
+    started   -> confirmed | failed(reason) | cancelled | timed_out
+
+Exactly one terminal state per accepted action. Each active action holds the
+reservations its executor asked for (a door, a pickup, a cover slot, a
+target); every terminal transition releases exactly those. A cancel takes
+effect before any later effect can happen, and executors apply their effects
+only while the action is still started, so a cancelled action never has its
+effect afterwards.
+
+Every request processed in a tick is appended to ``tick_log`` so a recorder can
+write it into a replay; re-applying the same requests at the same ticks
+reproduces the match without consulting any decider.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+SUBMITTED = "submitted"
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+STARTED = "started"
+CONFIRMED = "confirmed"
+FAILED = "failed"
+CANCELLED = "cancelled"
+TIMED_OUT = "timed_out"
+
+TERMINAL = frozenset({REJECTED, CONFIRMED, FAILED, CANCELLED, TIMED_OUT})
+ACTIVE = frozenset({ACCEPTED, STARTED})
+
+#: how long finished actions stay readable (ticks) before they are pruned
+HISTORY_TICKS = 300
+
+
+@dataclass(slots=True)
+class Action:
+    id: int
+    kind: str
+    actor: int
+    target: int
+    params: dict
+    submit_tick: int
+    source: str = ""
+    state: str = SUBMITTED
+    reason: str = ""
+    timeout: int = 0               # ticks after start; 0 = the kind's default
+    start_tick: int = -1
+    end_tick: int = -1
+    reservations: list = field(default_factory=list)   # [[resource..., exclusive], ...]
+    data: dict = field(default_factory=dict)            # executor scratch (part of the state)
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def done(self) -> bool:
+        return self.state in TERMINAL
+
+
+class Executor(Protocol):
+    """How the host carries out one action kind (see systems/actions.py)."""
+    default_timeout: int
+
+    def check(self, world, action: Action) -> str | None:
+        """Reason the action cannot run now, or None."""
+
+    def reservations(self, world, action: Action) -> list[tuple]:
+        """Resources to hold while active: tuples ending with an 'exclusive' bool."""
+
+    def start(self, world, action: Action) -> None: ...
+
+    def update(self, world, action: Action) -> tuple[str, str] | None:
+        """Advance one tick; return (terminal_state, reason) when finished."""
+
+    def stop(self, world, action: Action) -> None:
+        """Undo in-world side effects of a running action (stop walking, stop firing)."""
+
+
+class LedgerError(ValueError):
+    pass
+
+
+class Ledger:
+    def __init__(self, executors: dict[str, Executor]):
+        self.executors = executors
+        self.next_id = 1
+        self.actions: dict[int, Action] = {}          # recent and active, by id
+        self.active_by_actor: dict[int, int] = {}     # actor -> its one active action
+        self.exclusive: dict[tuple, int] = {}         # resource -> holding action id
+        self.shared: dict[tuple, set[int]] = {}       # resource -> holding action ids
+        self.queue: list[tuple] = []                  # requests not yet processed
+        self.tick_log: list[list] = []                # requests processed this tick (for replays)
+        self.events: list[tuple[int, str, str]] = []  # (action id, new state, reason) this tick
+
+    # -- deciders' side --------------------------------------------------------
+    def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
+               source: str = "", timeout: int = 0) -> Action:
+        """Queue an action; it is accepted or rejected when the ledger processes the tick."""
+        action = Action(self.next_id, kind, int(actor), int(target), dict(params or {}), tick,
+                        source=source, timeout=int(timeout))
+        self.next_id += 1
+        self.actions[action.id] = action
+        self.queue.append(("submit", action.id))
+        return action
+
+    def cancel(self, action_id: int, reason: str = "cancelled") -> None:
+        """Queue a cancel request for an active action (ignored if it already ended)."""
+        self.queue.append(("cancel", int(action_id), reason))
+
+    def get(self, action_id: int) -> Action | None:
+        return self.actions.get(action_id)
+
+    def current(self, actor: int) -> Action | None:
+        aid = self.active_by_actor.get(actor)
+        return self.actions[aid] if aid is not None else None
+
+    # -- host side ------------------------------------------------------------
+    def process(self, world) -> None:
+        """Accept/reject queued submissions, apply cancels, start accepted actions, time out."""
+        self.tick_log = []
+        self.events = []
+        queue, self.queue = self.queue, []
+        accepted: list[Action] = []
+        for request in queue:
+            if request[0] == "cancel":
+                _, aid, reason = request
+                self.tick_log.append(["cancel", aid, reason])
+                action = self.actions.get(aid)
+                if action is not None and action.active:
+                    self._finish(world, action, CANCELLED, reason)
+                continue
+            action = self.actions[request[1]]
+            self.tick_log.append(["submit", action.id, action.kind, action.actor, action.target,
+                                  action.params, action.source, action.timeout])
+            if self._accept(world, action):
+                accepted.append(action)
+        for action in accepted:
+            if action.state != ACCEPTED:
+                continue  # superseded or cancelled in the same tick
+            reason = self.executors[action.kind].check(world, action)
+            if reason:
+                self._finish(world, action, FAILED, reason)
+                continue
+            action.state = STARTED
+            action.start_tick = world.tick
+            self.events.append((action.id, STARTED, ""))
+            self.executors[action.kind].start(world, action)
+        for action in self.active_sorted():
+            if action.state != STARTED:
+                continue
+            limit = action.timeout or self.executors[action.kind].default_timeout
+            if limit and world.tick - action.start_tick >= limit:
+                self._finish(world, action, TIMED_OUT, f"no result after {limit} ticks")
+        self._prune(world.tick)
+
+    def _accept(self, world, action: Action) -> bool:
+        executor = self.executors.get(action.kind)
+        if executor is None:
+            self._reject(world, action, f"unknown action kind '{action.kind}'")
+            return False
+        reason = executor.check(world, action)
+        if reason:
+            self._reject(world, action, reason)
+            return False
+        wanted = [tuple(r) for r in executor.reservations(world, action)]
+        previous = self.current(action.actor)
+        prev_id = previous.id if previous is not None else None
+        for res in wanted:
+            key, exclusive = res[:-1], res[-1]
+            owner = self.exclusive.get(key)
+            holders = set(self.shared.get(key, ()))
+            if owner is not None:
+                holders.add(owner)
+            holders.discard(prev_id)
+            if holders and (exclusive or (owner is not None and owner != prev_id)):
+                self._reject(world, action, f"{'/'.join(map(str, key))} is reserved by action {min(holders)}")
+                return False
+        if previous is not None:
+            self._finish(world, previous, CANCELLED, f"superseded by action {action.id}")
+        action.state = ACCEPTED
+        self.events.append((action.id, ACCEPTED, ""))
+        self.active_by_actor[action.actor] = action.id
+        for res in wanted:
+            key = res[:-1]
+            action.reservations.append(list(res))
+            if res[-1]:
+                self.exclusive[key] = action.id
+            else:
+                self.shared.setdefault(key, set()).add(action.id)
+        return True
+
+    def _reject(self, world, action: Action, reason: str) -> None:
+        action.state = REJECTED
+        action.reason = reason
+        action.end_tick = world.tick
+        self.events.append((action.id, REJECTED, reason))
+
+    def _finish(self, world, action: Action, state: str, reason: str) -> None:
+        if not action.active:
+            raise LedgerError(f"action {action.id} is already {action.state}")
+        was_started = action.state == STARTED
+        action.state = state
+        action.reason = reason
+        action.end_tick = world.tick
+        for res in action.reservations:
+            key = tuple(res[:-1])
+            if res[-1]:
+                if self.exclusive.get(key) == action.id:
+                    del self.exclusive[key]
+            else:
+                holders = self.shared.get(key)
+                if holders is not None:
+                    holders.discard(action.id)
+                    if not holders:
+                        del self.shared[key]
+        if self.active_by_actor.get(action.actor) == action.id:
+            del self.active_by_actor[action.actor]
+        self.events.append((action.id, state, reason))
+        if was_started:
+            self.executors[action.kind].stop(world, action)
+
+    def finish(self, world, action: Action, state: str, reason: str = "") -> None:
+        """Executors end their action here (confirmed, failed, ...)."""
+        if state not in (CONFIRMED, FAILED, CANCELLED, TIMED_OUT):
+            raise LedgerError(f"'{state}' is not a terminal state for a started action")
+        self._finish(world, action, state, reason)
+
+    def actor_gone(self, world, actor: int) -> None:
+        action = self.current(actor)
+        if action is not None:
+            self._finish(world, action, FAILED, "actor died")
+
+    def active_sorted(self) -> list[Action]:
+        return [self.actions[aid] for aid in sorted(self.active_by_actor.values())]
+
+    def _prune(self, tick: int) -> None:
+        if tick % 64:
+            return
+        cutoff = tick - HISTORY_TICKS
+        stale = [aid for aid, a in self.actions.items() if a.done and a.end_tick < cutoff]
+        for aid in stale:
+            del self.actions[aid]
+
+    # -- state for hashing and snapshots -----------------------------------------
+    def state_rows(self) -> list:
+        """Active actions and counters in a canonical order."""
+        rows = []
+        for action in self.active_sorted():
+            rows.append([action.id, action.kind, action.actor, action.target,
+                         sorted(action.params.items()), action.submit_tick, action.source, action.state,
+                         action.timeout, action.start_tick, action.reservations,
+                         sorted(action.data.items())])
+        return [self.next_id, rows]

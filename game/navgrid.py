@@ -1,0 +1,66 @@
+"""The walkability grid of a running match: static tiles plus door states.
+
+Pathfinding reads ``walkable`` (a flat row-major list of bools, fast to index
+from Python) and ``version`` (bumped whenever a door changes, so cached paths
+know they are stale). A numpy view is available for vectorised consumers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ai.pathfinding import astar, segment_clear, smooth
+from content.loader import WALKABLE_TILES, TileMap
+
+DOOR_TILES = {"+": "closed", "/": "open", "L": "locked"}
+
+
+class NavGrid:
+    def __init__(self, tilemap: TileMap):
+        self.tilemap = tilemap
+        self.width = tilemap.width
+        self.height = tilemap.height
+        self.walkable: list[bool] = [ch in WALKABLE_TILES for row in tilemap.rows for ch in row]
+        self.cover: list[bool] = [ch == "c" for row in tilemap.rows for ch in row]
+        self.version = 0
+        self._cache: dict[tuple, list | None] = {}
+
+    # -- doors ---------------------------------------------------------------
+    def set_door(self, tx: int, ty: int, state: str) -> None:
+        i = ty * self.width + tx
+        open_now = state == "open"
+        if self.walkable[i] != open_now:
+            self.walkable[i] = open_now
+            self.version += 1
+            self._cache.clear()
+
+    # -- queries -------------------------------------------------------------
+    def in_bounds(self, tx: int, ty: int) -> bool:
+        return 0 <= tx < self.width and 0 <= ty < self.height
+
+    def is_walkable(self, tx: int, ty: int) -> bool:
+        return self.in_bounds(tx, ty) and self.walkable[ty * self.width + tx]
+
+    def is_cover(self, tx: int, ty: int) -> bool:
+        return self.in_bounds(tx, ty) and self.cover[ty * self.width + tx]
+
+    def clear_line(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
+
+    def find_path(self, start: tuple[int, int], goal: tuple[int, int]) -> list[tuple[float, float]] | None:
+        """Smoothed waypoints (tile centres) from start tile to goal tile, or None. Cached per door state."""
+        key = (start, goal)
+        if key in self._cache:
+            cached = self._cache[key]
+            return None if cached is None else list(cached)
+        tiles = astar(self.walkable, self.width, self.height, start, goal)
+        result = None if tiles is None else smooth(self.walkable, self.width, self.height, tiles)
+        if len(self._cache) > 4096:
+            self._cache.clear()
+        self._cache[key] = result
+        return None if result is None else list(result)
+
+    def walkable_bits(self) -> bytes:
+        return bytes(self.walkable)
+
+    def as_array(self) -> np.ndarray:
+        return np.array(self.walkable, dtype=bool).reshape(self.height, self.width)

@@ -1,0 +1,79 @@
+"""Turn a scenario definition into entities: units at their spawns, doors and pickups from the map."""
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import esper
+
+from components import (Ammo, Controller, Door, Health, Inventory, Mover, Pickup, Position, Selectable,
+                        Squad, Team, UnitKind, Weapon)
+from content.schema import UnitDef
+from game.navgrid import DOOR_TILES
+
+AMMO_CRATE_ROUNDS = 60
+
+
+def ticks(seconds: float, hz: int) -> int:
+    return max(1, int(round(seconds * hz)))
+
+
+def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, ai: str) -> int:
+    hz = world.hz
+    return esper.create_entity(
+        Position(float(x), float(y)),
+        Mover(speed=float(unit.speed)),
+        Health(float(unit.hp), float(unit.hp)),
+        Team(team),
+        Weapon(range=float(unit.weapon.range), damage=float(unit.weapon.damage),
+               cooldown=ticks(unit.weapon.cooldown, hz), accuracy=float(unit.weapon.accuracy)),
+        Ammo(clip=unit.ammo.clip, clip_size=unit.ammo.clip, reserve=unit.ammo.reserve,
+             reload_ticks=ticks(unit.ammo.reload, hz)),
+        Squad(squad),
+        Selectable(radius=float(unit.radius)),
+        UnitKind(unit.id),
+        Controller(ai),
+        Inventory(),
+    )
+
+
+def free_tiles_near(world, x: int, y: int, count: int, taken: set) -> list[tuple[int, int]]:
+    """The ``count`` walkable, untaken tiles nearest to (x, y) by 4-connected steps, in a fixed order."""
+    nav = world.nav
+    out = []
+    seen = {(x, y)}
+    queue = deque([(x, y)])
+    while queue and len(out) < count:
+        cx, cy = queue.popleft()
+        if nav.is_walkable(cx, cy) and (cx, cy) not in taken:
+            out.append((cx, cy))
+            taken.add((cx, cy))
+        for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+            if (nx, ny) not in seen and nav.is_walkable(nx, ny):
+                seen.add((nx, ny))
+                queue.append((nx, ny))
+    return out
+
+
+def populate(world) -> None:
+    world.activate()
+    tmap = world.tilemap
+    for ty, row in enumerate(tmap.rows):
+        for tx, ch in enumerate(row):
+            if ch in DOOR_TILES:
+                esper.create_entity(Door(tx, ty, DOOR_TILES[ch]), Position(tx + 0.5, ty + 0.5))
+                world.nav.set_door(tx, ty, DOOR_TILES[ch])
+            elif ch == "a":
+                esper.create_entity(Pickup(tx, ty, "ammo", AMMO_CRATE_ROUNDS), Position(tx + 0.5, ty + 0.5))
+            elif ch == "k":
+                esper.create_entity(Pickup(tx, ty, "key", 1), Position(tx + 0.5, ty + 0.5))
+    taken: set = set()
+    for t, team in enumerate(world.scenario.teams):
+        for spawn in team.spawns:
+            unit = world.content.units[spawn.unit]
+            for tx, ty in free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken):
+                spawn_unit(world, unit, t, spawn.squad, tx + 0.5, ty + 0.5, world.controllers[t])
+
+
+def distance(ax: float, ay: float, bx: float, by: float) -> float:
+    return math.hypot(ax - bx, ay - by)

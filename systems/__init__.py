@@ -1,0 +1,29 @@
+"""esper processors, one concern each, run every tick in ``SYSTEM_ORDER``.
+
+deciders (they only submit to the ledger) -> the ledger -> action executors
+-> movement -> combat -> death.
+"""
+from __future__ import annotations
+
+from systems.actions import ActionSystem, build_executors
+from systems.combat import CombatSystem
+from systems.death import DeathSystem
+from systems.ledger_system import LedgerSystem
+from systems.movement import MovementSystem
+from systems.scripted_ai import ScriptedAISystem
+
+SYSTEM_ORDER = (
+    ScriptedAISystem,   # decider: submits actions
+    LedgerSystem,       # accept / reject / start / cancel / time out
+    ActionSystem,       # executors advance started actions
+    MovementSystem,
+    CombatSystem,
+    DeathSystem,
+)
+
+
+def build_processors() -> list:
+    return [cls() for cls in SYSTEM_ORDER]
+
+
+__all__ = ["SYSTEM_ORDER", "build_processors", "build_executors"]

@@ -1,0 +1,19 @@
+"""Remove units whose hit points ran out, at one point at the end of the tick.
+
+Their active ledger action fails with 'actor died' (releasing its
+reservations); attacks aimed at them are confirmed by their executors next tick.
+Deletions are batched here so the other systems' esper queries stay cached.
+"""
+from __future__ import annotations
+
+import esper
+
+from components import Health
+
+
+class DeathSystem(esper.Processor):
+    def process(self, world):
+        dead = sorted(eid for eid, health in esper.get_component(Health) if health.hp <= 0.0)
+        for eid in dead:
+            world.ledger.actor_gone(world, eid)
+            esper.delete_entity(eid, immediate=True)

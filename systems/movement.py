@@ -1,0 +1,42 @@
+"""Walk every moving unit along its waypoints at its speed, one fixed tick at a time."""
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components import Mover, Position
+
+
+class MovementSystem(esper.Processor):
+    def process(self, world):
+        dt = world.dt
+        for _eid, (pos, mover) in esper.get_components(Position, Mover):
+            if not mover.moving:
+                continue
+            budget = mover.speed * dt
+            path = mover.path
+            while budget > 0.0:
+                i = mover.index * 2
+                if i >= len(path):
+                    mover.moving = False
+                    mover.path = []
+                    mover.index = 0
+                    break
+                dx = path[i] - pos.x
+                dy = path[i + 1] - pos.y
+                d = math.hypot(dx, dy)
+                if d <= budget:
+                    pos.x = path[i]
+                    pos.y = path[i + 1]
+                    budget -= d
+                    mover.index += 1
+                else:
+                    f = budget / d
+                    pos.x += dx * f
+                    pos.y += dy * f
+                    budget = 0.0
+            if mover.moving and mover.index * 2 >= len(path):
+                mover.moving = False
+                mover.path = []
+                mover.index = 0

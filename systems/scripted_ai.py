@@ -1,0 +1,60 @@
+"""The scripted 'attack nearest' decider, so whole matches play out before smarter brains exist.
+
+It only reads the world and submits actions to the ledger. Each unit thinks
+every ``PERIOD`` ticks, staggered by entity id so a big army does not decide
+all at once: reload when the clip is empty, fetch ammunition when none is
+left, otherwise attack the nearest enemy (switching when another is much closer).
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components import Ammo, Controller, Pickup, Position, Team
+
+PERIOD = 10
+SWITCH_RATIO = 0.6   # retarget when a new enemy is this much closer than the current target
+
+
+class ScriptedAISystem(esper.Processor):
+    def process(self, world):
+        tick = world.tick
+        ledger = world.ledger
+        thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo)
+                    if (eid + tick) % PERIOD == 0 and c[0].ai == "scripted"]
+        for eid, (_ctl, team, pos, ammo) in sorted(thinkers):
+            current = ledger.current(eid)
+            if current is not None and current.kind in ("reload", "pickup"):
+                continue
+            if ammo.clip <= 0:
+                if ammo.reserve > 0:
+                    ledger.submit(tick, "reload", eid, source="scripted")
+                else:
+                    crate = self._nearest_crate(world, pos)
+                    if crate is not None:
+                        ledger.submit(tick, "pickup", eid, crate, source="scripted")
+                continue
+            nearest = world.nearest_enemy(team.team, pos.x, pos.y)
+            if nearest is None:
+                continue
+            enemy, d2 = nearest
+            if current is not None and current.kind == "attack" and esper.entity_exists(current.target):
+                if current.target == enemy:
+                    continue
+                tpos = esper.component_for_entity(current.target, Position)
+                cur_d = math.hypot(tpos.x - pos.x, tpos.y - pos.y)
+                if math.sqrt(d2) >= SWITCH_RATIO * cur_d:
+                    continue
+            ledger.submit(tick, "attack", eid, enemy, source="scripted")
+
+    @staticmethod
+    def _nearest_crate(world, pos) -> int | None:
+        best = None
+        for eid, (pick,) in sorted((e, (p,)) for e, p in esper.get_component(Pickup)):
+            if pick.kind != "ammo" or ("pickup", eid) in world.ledger.exclusive:
+                continue
+            d = (pick.tx + 0.5 - pos.x) ** 2 + (pick.ty + 0.5 - pos.y) ** 2
+            if best is None or d < best[0]:
+                best = (d, eid)
+        return None if best is None else best[1]
