@@ -239,6 +239,13 @@ class Ledger:
         if action is not None:
             self._finish(world, action, FAILED, "actor died")
 
+    def target_gone(self, world, target: int) -> None:
+        """Confirm every active action aimed at ``target`` (it was destroyed)."""
+        for aid in sorted(self.shared.get(("target", target), ())):
+            action = self.actions[aid]
+            if action.active:
+                self._finish(world, action, CONFIRMED, "target destroyed")
+
     def active_sorted(self) -> list[Action]:
         return [self.actions[aid] for aid in sorted(self.active_by_actor.values())]
 

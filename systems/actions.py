@@ -110,7 +110,7 @@ class _Walker(_Base):
         pos = esper.component_for_entity(action.actor, Position)
         mover = esper.component_for_entity(action.actor, Mover)
         gx, gy = self.goal(world, action)
-        if math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE:
+        if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE:
             action.data["at"] = 1
             return None
         if action.data.get("nav") != world.nav.version or not mover.moving:

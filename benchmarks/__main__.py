@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.run import cli
+
+sys.exit(cli())

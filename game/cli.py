@@ -1,0 +1,160 @@
+"""The `rts` command.
+
+Headless commands (match, validate, bench) never import arcade; only `play`
+loads the window code, and only when it runs. Every user error (bad content,
+bad arguments, unknown names) is one line on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit status 2."""
+
+
+def _load(mods):
+    from content.loader import load_content
+    return load_content(mods or [])
+
+
+def _scenario(content, name: str) -> str:
+    if name not in content.scenarios:
+        known = ", ".join(sorted(content.scenarios)) or "none"
+        raise CliError(f"unknown scenario '{name}' (known: {known})")
+    return name
+
+
+def cmd_match(args) -> int:
+    from game.world import World
+    content = _load(args.mod)
+    scenario = _scenario(content, args.scenario)
+    world = World(content, scenario, args.seed)
+    try:
+        world.max_ticks = args.ticks if args.ticks is not None else world.max_ticks
+        world.run(world.max_ticks)
+        if not world.over:
+            world.over = True
+        summary = world.summary()
+    finally:
+        world.close()
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        result = f"{summary['winner']} wins" if summary["winner"] else "draw"
+        print(f"{summary['scenario']} (seed {summary['seed']}): {result} after {summary['ticks']} ticks "
+              f"({summary['ticks'] / 30:.1f} s of game time)")
+        print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
+        print(f"sync hash: {summary['sync_hash']}")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from content.loader import ContentError, load_content
+    try:
+        content = load_content(args.mod or [])
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(str(problem), file=sys.stderr)
+        print(f"{len(exc.problems)} problem(s); nothing was loaded", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"ok: {len(content.units)} units, {len(content.maps)} maps, {len(content.scenarios)} scenarios "
+          f"from {len(content.files)} files (content hash {content.content_hash})")
+    return 0
+
+
+def cmd_play(args) -> int:
+    content = _load(args.mod)
+    scenario = _scenario(content, args.scenario)
+    teams = len(content.scenarios[scenario].teams)
+    if not 0 <= args.team < teams:
+        raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
+    from game.views.play import run_play  # the only place the window code is loaded
+    return run_play(content, scenario, args.seed, player_team=None if args.spectate else args.team,
+                    frames=args.frames, screenshot=args.screenshot)
+
+
+def cmd_bench(args) -> int:
+    from benchmarks.run import main as bench_main
+    return bench_main(args)
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def _pos_int(text: str) -> int:
+    value = _nonneg_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rts", description="A deterministic RTS runtime for game-AI work.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add_mod(p):
+        p.add_argument("--mod", action="append", metavar="DIR", default=[],
+                       help="a mod directory layered over the default content (repeatable, applied in order)")
+
+    p = sub.add_parser("match", help="run a headless AI-vs-AI match and print its summary")
+    p.add_argument("--scenario", default="skirmish", help="scenario id (default: skirmish)")
+    p.add_argument("--seed", type=_nonneg_int, default=1, help="world RNG seed (default: 1)")
+    p.add_argument("--ticks", type=_pos_int, default=None,
+                   help="stop after this many ticks at most (default: the scenario's max_ticks)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    add_mod(p)
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("validate", help="check all content (default plus mods); name every problem")
+    add_mod(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("play", help="open the game window")
+    p.add_argument("--scenario", default="skirmish", help="scenario id (default: skirmish)")
+    p.add_argument("--seed", type=_nonneg_int, default=1)
+    p.add_argument("--team", type=_nonneg_int, default=0, help="the team you command (default: 0)")
+    p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
+    p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
+    add_mod(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
+    p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from content.loader import ContentError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ContentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
