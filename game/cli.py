@@ -31,16 +31,47 @@ def _scenario(content, name: str) -> str:
 
 def cmd_match(args) -> int:
     from game.world import World
+    from saves.replay import ReplayRecorder
+    from saves.snapshot import load_snapshot, save_snapshot
     content = _load(args.mod)
-    scenario = _scenario(content, args.scenario)
-    world = World(content, scenario, args.seed)
+    if args.load:
+        world = load_snapshot(args.load, content, force=args.force)
+    else:
+        world = World(content, _scenario(content, args.scenario), args.seed)
+    recorder = None
     try:
-        world.max_ticks = args.ticks if args.ticks is not None else world.max_ticks
-        world.run(world.max_ticks)
-        if not world.over:
-            world.over = True
+        if args.ticks is not None:
+            if args.ticks < world.tick:
+                raise CliError(f"--ticks {args.ticks} is before the loaded tick {world.tick}")
+            world.max_ticks = args.ticks
+        save_tick, save_file = (int(args.save_at[0]), args.save_at[1]) if args.save_at else (None, None)
+        if save_tick is not None and save_tick < world.tick:
+            raise CliError(f"--save-at {save_tick} is before the starting tick {world.tick}")
+        if args.record:
+            recorder = ReplayRecorder(args.record, world, keyframe_every=int(args.keyframe_every * world.hz),
+                                      hash_every=args.hash_every, mods=[str(m) for m in args.mod])
+        saved = False
+        while True:
+            if save_tick is not None and world.tick == save_tick and not saved:
+                save_snapshot(world, save_file)
+                saved = True
+                print(f"saved tick {world.tick} to {save_file}", file=sys.stderr)
+            if world.over or world.tick >= world.max_ticks:
+                world.over = True
+                break
+            world.step()
+            if recorder:
+                recorder.after_tick(world)
+        if save_tick is not None and not saved:
+            raise CliError(f"the match ended at tick {world.tick}, before --save-at {save_tick}")
+        if recorder:
+            recorder.close(world)
+            recorder = None
+            print(f"recorded {world.tick} ticks to {args.record}", file=sys.stderr)
         summary = world.summary()
     finally:
+        if recorder:
+            recorder.abort()
         world.close()
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -50,6 +81,44 @@ def cmd_match(args) -> int:
               f"({summary['ticks'] / 30:.1f} s of game time)")
         print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
         print(f"sync hash: {summary['sync_hash']}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from saves.replay import check_compatible, read_replay, seek, state_summary, verify
+    replay = read_replay(args.file)
+    if replay.warning:
+        print(f"warning: {args.file}: {replay.warning}", file=sys.stderr)
+    mods = args.mod or replay.header.get("mods") or []
+    content = _load(mods)
+    check_compatible(replay, content, args.force)
+    if args.verify:
+        result = verify(replay, content, force=args.force)
+        if args.json:
+            print(json.dumps({"verified": result.ok, "ticks": result.ticks, "first_divergent_tick": result.first_bad_tick,
+                              "details": result.details}, sort_keys=True))
+        elif result.ok:
+            print(f"verified {result.ticks} ticks")
+        else:
+            print(f"divergence at tick {result.first_bad_tick}")
+            for line in result.details:
+                print(line)
+        return 0 if result.ok else 1
+    world = seek(replay, content, args.to, force=args.force)
+    try:
+        summary = state_summary(world)
+    finally:
+        world.close()
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return 0
+    print(f"tick {summary['ticks']} of {summary['scenario']} (seed {summary['seed']})")
+    print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
+    print(f"sync hash: {summary['sync_hash']}")
+    print(f"{'entity':>6} {'team':>4} {'unit':<10} {'x':>6} {'y':>6} {'hp':>6} {'clip':>4}  action")
+    for u in summary["units"]:
+        print(f"{u['entity']:>6} {u['team']:>4} {u['unit']:<10} {u['x']:>6.2f} {u['y']:>6.2f} {u['hp']:>6.1f} "
+              f"{u['clip']:>4}  {u['action'] or '-'}")
     return 0
 
 
@@ -114,8 +183,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ticks", type=_pos_int, default=None,
                    help="stop after this many ticks at most (default: the scenario's max_ticks)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--record", metavar="FILE", help="record a replay to FILE (written as FILE.part until finished)")
+    p.add_argument("--keyframe-every", type=float, default=5.0, metavar="SECONDS",
+                   help="seconds of game time between replay keyframes (default: 5)")
+    p.add_argument("--hash-every", type=_pos_int, default=5, metavar="TICKS",
+                   help="ticks between sync hashes in the replay (default: 5)")
+    p.add_argument("--save-at", nargs=2, metavar=("TICK", "FILE"), help="save a snapshot when the match reaches TICK")
+    p.add_argument("--load", metavar="FILE", help="continue a match from a snapshot file")
+    p.add_argument("--force", action="store_true", help="load a snapshot made with other content or format")
     add_mod(p)
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("replay", help="verify a replay, or seek to a tick and show the state there")
+    p.add_argument("file", metavar="FILE")
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded sync hash")
+    mode.add_argument("--to", type=_nonneg_int, metavar="TICK", help="seek to TICK and print the state summary")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--force", action="store_true", help="play even if the content hash or format differs")
+    add_mod(p)
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("validate", help="check all content (default plus mods); name every problem")
     add_mod(p)
@@ -141,11 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from content.loader import ContentError
+    from saves.container import SaveError
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except ContentError as exc:
+    except (ContentError, SaveError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except CliError as exc:
@@ -154,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:       # e.g. `rts replay ... | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

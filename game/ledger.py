@@ -267,3 +267,75 @@ class Ledger:
                          action.timeout, action.start_tick, action.reservations,
                          sorted(action.data.items())])
         return [self.next_id, rows]
+
+
+# -- snapshot support -------------------------------------------------------------
+_ACTION_FIELDS = ("id", "kind", "actor", "target", "params", "submit_tick", "source", "state", "reason",
+                  "timeout", "start_tick", "end_tick", "reservations", "data")
+_ACTION_TYPES = (int, str, int, int, dict, int, str, str, str, int, int, int, list, dict)
+
+
+def action_to_row(action: Action) -> list:
+    return [getattr(action, name) for name in _ACTION_FIELDS]
+
+
+def action_from_row(row) -> Action:
+    if not isinstance(row, list) or len(row) != len(_ACTION_FIELDS):
+        raise ValueError("an action record has the wrong shape")
+    for name, kind, value in zip(_ACTION_FIELDS, _ACTION_TYPES, row):
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"action field '{name}' should be {kind.__name__}")
+    action = Action(*row[:4], dict(row[4]), row[5])
+    for name, value in zip(_ACTION_FIELDS[6:], row[6:]):
+        setattr(action, name, value)
+    if action.state not in ACTIVE and action.state not in TERMINAL and action.state != SUBMITTED:
+        raise ValueError(f"action {action.id} has unknown state '{action.state}'")
+    for res in action.reservations:
+        if not isinstance(res, list) or len(res) < 2 or not isinstance(res[-1], bool):
+            raise ValueError(f"action {action.id} has a malformed reservation")
+    return action
+
+
+def ledger_snapshot(ledger: Ledger) -> dict:
+    """Active and queued actions, counters and the pending request queue (finished history is dropped)."""
+    keep = set(ledger.active_by_actor.values())
+    keep |= {req[1] for req in ledger.queue if req[0] == "submit"}
+    return {
+        "next_id": ledger.next_id,
+        "actions": [action_to_row(ledger.actions[aid]) for aid in sorted(keep)],
+        "queue": [list(req) for req in ledger.queue],
+    }
+
+
+def ledger_restore(ledger: Ledger, state: dict) -> None:
+    """Load ``ledger_snapshot`` output into an empty ledger; ValueError on anything malformed."""
+    if not isinstance(state, dict) or not isinstance(state.get("next_id"), int):
+        raise ValueError("ledger state is malformed")
+    actions = {}
+    for row in state.get("actions", []):
+        action = action_from_row(row)
+        if action.kind not in ledger.executors:
+            raise ValueError(f"action {action.id} has unknown kind '{action.kind}'")
+        actions[action.id] = action
+    queue = []
+    for req in state.get("queue", []):
+        if isinstance(req, list) and len(req) == 2 and req[0] == "submit" and req[1] in actions:
+            queue.append(("submit", req[1]))
+        elif isinstance(req, list) and len(req) == 3 and req[0] == "cancel" and isinstance(req[1], int) \
+                and isinstance(req[2], str):
+            queue.append(("cancel", req[1], req[2]))
+        else:
+            raise ValueError("ledger queue entry is malformed")
+    ledger.next_id = state["next_id"]
+    ledger.actions = actions
+    ledger.queue = queue
+    for action in sorted(actions.values(), key=lambda a: a.id):
+        if not action.active:
+            continue
+        ledger.active_by_actor[action.actor] = action.id
+        for res in action.reservations:
+            key = tuple(res[:-1])
+            if res[-1]:
+                ledger.exclusive[key] = action.id
+            else:
+                ledger.shared.setdefault(key, set()).add(action.id)

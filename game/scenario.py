@@ -4,8 +4,6 @@ from __future__ import annotations
 import math
 from collections import deque
 
-import esper
-
 from components import (Ammo, Controller, Door, Health, Inventory, Mover, Pickup, Position, Selectable,
                         Squad, Team, UnitKind, Weapon)
 from content.schema import UnitDef
@@ -20,7 +18,7 @@ def ticks(seconds: float, hz: int) -> int:
 
 def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, ai: str) -> int:
     hz = world.hz
-    return esper.create_entity(
+    return world.create_entity(
         Position(float(x), float(y)),
         Mover(speed=float(unit.speed)),
         Health(float(unit.hp), float(unit.hp)),
@@ -61,12 +59,12 @@ def populate(world) -> None:
     for ty, row in enumerate(tmap.rows):
         for tx, ch in enumerate(row):
             if ch in DOOR_TILES:
-                esper.create_entity(Door(tx, ty, DOOR_TILES[ch]), Position(tx + 0.5, ty + 0.5))
+                world.create_entity(Door(tx, ty, DOOR_TILES[ch]), Position(tx + 0.5, ty + 0.5))
                 world.nav.set_door(tx, ty, DOOR_TILES[ch])
             elif ch == "a":
-                esper.create_entity(Pickup(tx, ty, "ammo", AMMO_CRATE_ROUNDS), Position(tx + 0.5, ty + 0.5))
+                world.create_entity(Pickup(tx, ty, "ammo", AMMO_CRATE_ROUNDS), Position(tx + 0.5, ty + 0.5))
             elif ch == "k":
-                esper.create_entity(Pickup(tx, ty, "key", 1), Position(tx + 0.5, ty + 0.5))
+                world.create_entity(Pickup(tx, ty, "key", 1), Position(tx + 0.5, ty + 0.5))
     taken: set = set()
     for t, team in enumerate(world.scenario.teams):
         for spawn in team.spawns:

@@ -49,6 +49,10 @@ class World:
         self.ledger = Ledger(build_executors())
         self.winner: int | None = None
         self.over = False
+        #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
+        self.deciders_enabled = True
+        #: the highest entity id esper has handed out (all creation goes through create_entity)
+        self.last_entity = 0
         self._index_tick = -1
         self._index: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.name = f"rts-match-{next(_world_ids)}"
@@ -69,6 +73,35 @@ class World:
             if esper.current_world == self.name:
                 esper.switch_world("default")
             esper.delete_world(self.name)
+
+    # -- entities ------------------------------------------------------------------
+    def create_entity(self, *components) -> int:
+        self.activate()
+        eid = esper.create_entity(*components)
+        self.last_entity = eid
+        return eid
+
+    def restore_entity(self, eid: int, components: list) -> None:
+        """Recreate entity ``eid`` exactly (snapshot loading); ids must come in ascending order."""
+        self.activate()
+        if eid <= self.last_entity:
+            raise ValueError(f"entity {eid} out of order")
+        while True:
+            new = esper.create_entity()
+            self.last_entity = new
+            if new == eid:
+                break
+            esper.delete_entity(new, immediate=True)
+        for comp in components:
+            esper.add_component(eid, comp)
+
+    def advance_entity_counter(self, last: int) -> None:
+        """Make the next created entity get id ``last + 1`` (snapshot loading)."""
+        self.activate()
+        while self.last_entity < last:
+            new = esper.create_entity()
+            esper.delete_entity(new, immediate=True)
+            self.last_entity = new
 
     # -- the tick ----------------------------------------------------------------
     def step(self) -> None:

@@ -19,6 +19,8 @@ SWITCH_RATIO = 0.6   # retarget when a new enemy is this much closer than the cu
 
 class ScriptedAISystem(esper.Processor):
     def process(self, world):
+        if not world.deciders_enabled:
+            return
         tick = world.tick
         ledger = world.ledger
         thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo)
