@@ -274,8 +274,10 @@ def verify(replay: Replay, content, force: bool = False) -> VerifyResult:
                 last_good = world.tick
                 continue
             bad = world.tick
-            details = [f"sync hash after tick {bad - 1} differs (last match after tick {last_good - 1}; "
-                       f"hashes are recorded every {replay.header.get('hash_every')} ticks)"]
+            earlier = (f"the previous recorded hash, after tick {last_good - 1}, matched" if last_good > replay.start_tick
+                       else "no earlier hash was recorded")
+            details = [f"sync hash after tick {bad - 1} differs ({earlier}; hashes are recorded every "
+                       f"{replay.header.get('hash_every')} ticks)"]
             later = sorted(k for k in replay.keyframes if k >= bad)
             if later:
                 play_to(world, replay, later[0])

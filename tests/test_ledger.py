@@ -1,0 +1,174 @@
+"""Ledger properties under random submit / cancel / fail / timeout sequences (hypothesis)."""
+import esper
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from components import Ammo, Door, Pickup, Team
+from content.loader import load_content
+from game.ledger import ACCEPTED, CONFIRMED, FAILED, REJECTED, STARTED, TERMINAL
+from game.world import World
+from tests.conftest import arena_mod, idle_teams, spawn
+
+ROWS = ["##########",
+        "#.a..#..c#",
+        "#..k.L...#",
+        "#c...+..a#",
+        "##########"]
+
+KINDS = ["move", "attack", "reload", "pickup", "pick_up_key", "open_door", "enter_cover", "wait", "dance"]
+
+op = st.one_of(
+    st.tuples(st.just("submit"), st.sampled_from(KINDS), st.integers(0, 5), st.integers(0, 9),
+              st.integers(0, 9), st.integers(0, 4), st.sampled_from([0, 0, 5, 40])),
+    st.tuples(st.just("cancel"), st.integers(0, 30)),
+    st.tuples(st.just("fail"), st.integers(0, 30)),
+    st.tuples(st.just("step"), st.integers(1, 25)),
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(op, min_size=1, max_size=40))
+def test_random_action_sequences_keep_the_ledger_honest(tmp_path_factory, ops):
+    mod = arena_mod(tmp_path_factory.mktemp("mod"), ROWS,
+                    idle_teams(spawn("rifleman", 1, 1, 3), spawn("rifleman", 7, 2, 3)))
+    world = World(load_content([mod]), "arena", 1)
+    world._check_end = lambda: None   # keep ticking even after one side is wiped out
+    try:
+        world.activate()
+        units = sorted(e for e, _ in esper.get_component(Team))
+        doors = sorted(e for e, _ in esper.get_component(Door))
+        pickups = sorted(e for e, _ in esper.get_component(Pickup))
+        targets = {"attack": units, "open_door": doors, "pickup": pickups, "pick_up_key": pickups}
+        floor = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if ch in ".ack"]
+        cover = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if ch == "c"]
+        for eid in units[::2]:
+            esper.component_for_entity(eid, Ammo).clip = 1   # so reloads and empty clips happen
+        history: dict[int, list[str]] = {}
+        submitted = []
+
+        def observe_tick(before):
+            for aid, state, _reason in world.ledger.events:
+                history.setdefault(aid, []).append(state)
+            confirmed = {(a.kind, a.actor, a.target) for a in (world.ledger.get(aid) for aid, s, _ in
+                         world.ledger.events if s == CONFIRMED) if a}
+            # no effect without its action confirming in that very tick (so none after a cancel)
+            for eid, clip in before["clips"].items():
+                ammo = esper.try_component(eid, Ammo) if esper.entity_exists(eid) else None
+                if ammo is not None and ammo.clip > clip:
+                    assert ("reload", eid, 0) in confirmed
+            for pid in before["pickups"]:
+                if not esper.entity_exists(pid):
+                    assert any(k in ("pickup", "pick_up_key") and t == pid for k, _a, t in confirmed)
+            for did, state in before["doors"].items():
+                if esper.component_for_entity(did, Door).state != state:
+                    assert any(k == "open_door" and t == did for k, _a, t in confirmed)
+            check_reservations(world)
+
+        def snapshot_before():
+            return {"clips": {e: a.clip for e, a in esper.get_component(Ammo)},
+                    "pickups": [e for e, _ in esper.get_component(Pickup)],
+                    "doors": {e: d.state for e, d in esper.get_component(Door)}}
+
+        for item in ops:
+            if item[0] == "submit":
+                _, kind, actor_i, target_i, x, y, timeout = item
+                actor = units[actor_i % len(units)]
+                pool = targets.get(kind, units + doors + pickups)
+                target = pool[target_i % len(pool)] if target_i < 8 else target_i  # sometimes a bogus id
+                params = {}
+                if kind == "move":
+                    tx, ty = floor[(x * 5 + y) % len(floor)] if x < 8 else (x, y)
+                    params = {"x": tx + 0.5, "y": ty + 0.5}
+                elif kind == "enter_cover":
+                    params = dict(zip("xy", cover[x % len(cover)])) if x < 8 else {"x": x, "y": y}
+                elif kind == "wait":
+                    params = {"ticks": x * 3}
+                submitted.append(world.ledger.submit(world.tick, kind, actor, target, params, timeout=timeout))
+            elif item[0] == "cancel" and submitted:
+                world.ledger.cancel(submitted[item[1] % len(submitted)].id)
+            elif item[0] == "fail" and submitted:
+                action = submitted[item[1] % len(submitted)]
+                if action.state == STARTED:
+                    world.ledger.finish(world, action, FAILED, "the host says no")
+                    history.setdefault(action.id, []).append(FAILED)
+                    check_reservations(world)
+            elif item[0] == "step":
+                for _ in range(item[1]):
+                    before = snapshot_before()
+                    world.step()
+                    observe_tick(before)
+        # wind down: process what is queued, cancel everything still active, let the ledger process that
+        before = snapshot_before()
+        world.step()
+        observe_tick(before)
+        for action in submitted:
+            if action.active:
+                world.ledger.cancel(action.id, "wind down")
+        before = snapshot_before()
+        world.step()
+        observe_tick(before)
+        for action in submitted:
+            states = history.get(action.id, [])
+            terminal = [s for s in states if s in TERMINAL]
+            assert len(terminal) == 1, (action, states)
+            assert action.state == terminal[0]
+            event(f"{action.kind} {terminal[0]} {action.reason[:25]}")
+            if terminal[0] == REJECTED:
+                assert states == [REJECTED]
+            else:
+                assert states[0] == ACCEPTED
+                assert states.index(terminal[0]) == len(states) - 1
+                assert all(s in (ACCEPTED, STARTED) for s in states[:-1])
+        assert not world.ledger.exclusive and not world.ledger.shared and not world.ledger.active_by_actor
+    finally:
+        world.close()
+
+
+def check_reservations(world):
+    ledger = world.ledger
+    expected_ex, expected_sh = {}, {}
+    for action in ledger.active_sorted():
+        assert action.active
+        for res in action.reservations:
+            key = tuple(res[:-1])
+            if res[-1]:
+                assert key not in expected_ex, "two active actions hold one exclusive resource"
+                expected_ex[key] = action.id
+            else:
+                expected_sh.setdefault(key, set()).add(action.id)
+    assert ledger.exclusive == expected_ex
+    assert ledger.shared == expected_sh
+    assert sorted(ledger.active_by_actor.values()) == [a.id for a in ledger.active_sorted()]
+
+
+def test_outcomes_are_visible_on_the_next_tick_and_superseding_cancels(content):
+    world = World(content, "duel", 1, controllers={0: "idle", 1: "idle"})
+    try:
+        world.activate()
+        blue = sorted(e for e, t in esper.get_component(Team) if t.team == 0)[0]
+        first = world.ledger.submit(world.tick, "move", blue, params={"x": 20.5, "y": 24.5})
+        assert first.state == "submitted"
+        world.step()
+        assert first.state == STARTED
+        second = world.ledger.submit(world.tick, "wait", blue, params={"ticks": 3})
+        world.step()
+        assert first.state == "cancelled" and first.reason == f"superseded by action {second.id}"
+        world.run(5)
+        assert second.state == CONFIRMED
+        bad = world.ledger.submit(world.tick, "dance", blue)
+        world.step()
+        assert bad.state == REJECTED and "unknown action kind" in bad.reason
+    finally:
+        world.close()
+
+
+def test_timeout(content):
+    world = World(content, "duel", 1, controllers={0: "idle", 1: "idle"})
+    try:
+        world.activate()
+        blue = sorted(e for e, t in esper.get_component(Team) if t.team == 0)[0]
+        act = world.ledger.submit(world.tick, "move", blue, params={"x": 60.5, "y": 24.5}, timeout=10)
+        world.run(12)
+        assert act.state == "timed_out" and not world.ledger.active_by_actor
+    finally:
+        world.close()
