@@ -5,7 +5,7 @@ groups scaled in proportion) and run headless; the baseline is a bare esper
 world with the same entities and the same component queries doing trivial
 work, so the ratio shows what the game logic costs on this machine today.
 
-    rts bench [--units 50 200 1000] [--ticks 600] [--json]
+    rts bench [--suite sim|saves|all] [--units 50 200 1000] [--ticks 600] [--json]
     python -m benchmarks ...
 """
 from __future__ import annotations
@@ -109,11 +109,20 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main(args) -> int:
-    rows = run(args.units, args.ticks)
+    suite = getattr(args, "suite", "all")
+    out = {}
+    if suite in ("sim", "all"):
+        out["headless_ticks"] = run(args.units, args.ticks)
+        if not args.json:
+            print_table(out["headless_ticks"])
+    if suite in ("saves", "all"):
+        from benchmarks import saves
+        out["saves"] = saves.run()
+        if not args.json:
+            print()
+            saves.print_report(out["saves"])
     if args.json:
-        print(json.dumps({"benchmark": "headless_ticks", "rows": rows}, sort_keys=True))
-    else:
-        print_table(rows)
+        print(json.dumps(out, sort_keys=True))
     return 0
 
 
@@ -122,4 +131,5 @@ def cli(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--units", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument("--ticks", type=int, default=600)
+    parser.add_argument("--suite", choices=["sim", "saves", "all"], default="all")
     return main(parser.parse_args(argv))

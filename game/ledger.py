@@ -105,7 +105,7 @@ class Ledger:
     def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
                source: str = "", timeout: int = 0) -> Action:
         """Queue an action; it is accepted or rejected when the ledger processes the tick."""
-        action = Action(self.next_id, kind, int(actor), int(target), dict(params or {}), tick,
+        action = Action(self.next_id, kind, int(actor), int(target), dict(sorted((params or {}).items())), tick,
                         source=source, timeout=int(timeout))
         self.next_id += 1
         self.actions[action.id] = action
@@ -259,14 +259,11 @@ class Ledger:
 
     # -- state for hashing and snapshots -----------------------------------------
     def state_rows(self) -> list:
-        """Active actions and counters in a canonical order."""
-        rows = []
-        for action in self.active_sorted():
-            rows.append([action.id, action.kind, action.actor, action.target,
-                         sorted(action.params.items()), action.submit_tick, action.source, action.state,
-                         action.timeout, action.start_tick, action.reservations,
-                         sorted(action.data.items())])
-        return [self.next_id, rows]
+        """[next id, active actions as full rows (ascending id), queued requests]: what the sync hash covers
+        and what a snapshot stores (queued submissions' records travel with the queue)."""
+        queued = [[*req] if req[0] == "cancel" else ["submit", action_to_row(self.actions[req[1]])]
+                  for req in self.queue]
+        return [self.next_id, [action_to_row(a) for a in self.active_sorted()], queued]
 
 
 # -- snapshot support -------------------------------------------------------------
@@ -296,42 +293,42 @@ def action_from_row(row) -> Action:
     return action
 
 
-def ledger_snapshot(ledger: Ledger) -> dict:
-    """Active and queued actions, counters and the pending request queue (finished history is dropped)."""
-    keep = set(ledger.active_by_actor.values())
-    keep |= {req[1] for req in ledger.queue if req[0] == "submit"}
-    return {
-        "next_id": ledger.next_id,
-        "actions": [action_to_row(ledger.actions[aid]) for aid in sorted(keep)],
-        "queue": [list(req) for req in ledger.queue],
-    }
-
-
-def ledger_restore(ledger: Ledger, state: dict) -> None:
-    """Load ``ledger_snapshot`` output into an empty ledger; ValueError on anything malformed."""
-    if not isinstance(state, dict) or not isinstance(state.get("next_id"), int):
+def ledger_restore(ledger: Ledger, state) -> None:
+    """Load ``Ledger.state_rows()`` output into an empty ledger; ValueError on anything malformed."""
+    if not (isinstance(state, list) and len(state) == 3 and isinstance(state[0], int)
+            and isinstance(state[1], list) and isinstance(state[2], list)):
         raise ValueError("ledger state is malformed")
+    next_id, rows, queued = state
     actions = {}
-    for row in state.get("actions", []):
+    for row in rows:
         action = action_from_row(row)
-        if action.kind not in ledger.executors:
-            raise ValueError(f"action {action.id} has unknown kind '{action.kind}'")
+        if not action.active:
+            raise ValueError(f"action {action.id} is listed as active but is {action.state}")
         actions[action.id] = action
     queue = []
-    for req in state.get("queue", []):
-        if isinstance(req, list) and len(req) == 2 and req[0] == "submit" and req[1] in actions:
-            queue.append(("submit", req[1]))
+    for req in queued:
+        if isinstance(req, list) and len(req) == 2 and req[0] == "submit":
+            action = action_from_row(req[1])
+            actions[action.id] = action
+            queue.append(("submit", action.id))
         elif isinstance(req, list) and len(req) == 3 and req[0] == "cancel" and isinstance(req[1], int) \
                 and isinstance(req[2], str):
             queue.append(("cancel", req[1], req[2]))
         else:
             raise ValueError("ledger queue entry is malformed")
-    ledger.next_id = state["next_id"]
+    for action in actions.values():
+        if action.kind not in ledger.executors:
+            raise ValueError(f"action {action.id} has unknown kind '{action.kind}'")
+        if action.id >= next_id:
+            raise ValueError(f"action {action.id} is not below next_id {next_id}")
+    ledger.next_id = next_id
     ledger.actions = actions
     ledger.queue = queue
     for action in sorted(actions.values(), key=lambda a: a.id):
         if not action.active:
             continue
+        if action.actor in ledger.active_by_actor:
+            raise ValueError(f"actor {action.actor} has two active actions")
         ledger.active_by_actor[action.actor] = action.id
         for res in action.reservations:
             key = tuple(res[:-1])

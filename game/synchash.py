@@ -1,8 +1,8 @@
 """The sync hash: one digest of the whole world state, computed canonically.
 
-Component types in registry-name order, each as its entity ids ascending and
-their field rows; every field by value, floats by their exact IEEE-754 bit pattern
-(msgpack writes Python floats as float64); then the tick, the RNG state and
+Component types in registry-name order, each in the column encoding of
+components/columns.py (entity ids ascending; numeric fields as little-endian
+binary, so floats by their exact IEEE-754 bit pattern); then the tick, the RNG state and
 the ledger's active actions. Two worlds hash equal exactly when all of that is
 equal, whatever process or run produced them.
 """
@@ -13,7 +13,8 @@ import hashlib
 import esper
 import msgpack
 
-from components import REGISTRY, ROW_OF
+from components import REGISTRY
+from components.columns import encode_columns
 
 
 def rng_state(rng) -> list:
@@ -23,15 +24,13 @@ def rng_state(rng) -> list:
 
 
 def component_columns(world) -> dict[str, list]:
-    """Per component type (by registry name): [entity ids ascending, field rows]. Shared with snapshots."""
+    """Per component type (by registry name): its column encoding. Shared with snapshots."""
     world.activate()
     columns = {}
     for name in sorted(REGISTRY):
-        cls = REGISTRY[name]
-        items = sorted(esper.get_component(cls))
+        items = sorted(esper.get_component(REGISTRY[name]))
         if items:
-            row_of = ROW_OF[cls]
-            columns[name] = [[eid for eid, _ in items], [row_of(comp) for _, comp in items]]
+            columns[name] = encode_columns(REGISTRY[name], items)
     return columns
 
 
@@ -41,6 +40,9 @@ def world_state(world) -> list:
             component_columns(world), world.ledger.state_rows()]
 
 
-def sync_hash(world) -> str:
-    blob = msgpack.packb(world_state(world), use_bin_type=True)
+def hash_bytes(blob: bytes) -> str:
     return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+
+def sync_hash(world) -> str:
+    return hash_bytes(msgpack.packb(world_state(world), use_bin_type=True))

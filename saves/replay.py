@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 
 import esper
 
+from components import ROW_OF
+from components.columns import decode_columns
 from game import GAME_VERSION
 from game.synchash import sync_hash
 from saves.container import SaveError, Truncated, expect, frame, read_chunks, read_file
-from saves.snapshot import restore_world, snapshot_state
+from saves.snapshot import restore_world, snapshot_state, world_parts
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
 REPLAY_VERSION = 1
@@ -219,14 +221,15 @@ def seek(replay: Replay, content, tick: int, force: bool = False):
 def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
     """Human-readable entity/component differences between two snapshot states."""
     out = []
-    exp_c = expected.get("components", {})
-    act_c = actual.get("components", {})
+    expected = world_parts("replay", expected)
+    actual = world_parts("replay", actual)
+    exp_c, act_c = expected["components"], actual["components"]
 
     def by_entity(cols):
         table = {}
-        for name, (eids, rows) in cols.items():
-            for eid, row in zip(eids, rows):
-                table.setdefault(eid, {})[name] = list(row)
+        for name, column in cols.items():
+            for eid, comp in decode_columns(name, column):
+                table.setdefault(eid, {})[name] = list(ROW_OF[type(comp)](comp))
         return table
 
     exp_e, act_e = by_entity(exp_c), by_entity(act_c)

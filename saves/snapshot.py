@@ -11,19 +11,22 @@ import os
 import tempfile
 
 import esper
+import msgpack
 
-from components import REGISTRY, Door, from_row
+from components import Door
+from components.columns import decode_columns
 from game import GAME_VERSION
-from game.ledger import ledger_restore, ledger_snapshot
-from game.synchash import component_columns, sync_hash
-from saves.container import SaveError, expect, frame, read_chunks, read_file
+from game.ledger import ledger_restore
+from game.synchash import hash_bytes, sync_hash, world_state
+from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
 SNAPSHOT_VERSION = 1
 
 
 def snapshot_state(world) -> dict:
-    st = world.rng.bit_generator.state
+    """Snapshot metadata plus ``world``: the msgpack bytes of exactly what the sync hash covers."""
+    blob = msgpack.packb(world_state(world), use_bin_type=True)
     return {
         "format": SNAPSHOT_VERSION,
         "game": GAME_VERSION,
@@ -32,15 +35,27 @@ def snapshot_state(world) -> dict:
         "seed": world.seed,
         "tick": world.tick,
         "max_ticks": world.max_ticks,
-        "rng": [hex(st["state"]["state"]), hex(st["state"]["inc"]), int(st["has_uint32"]), int(st["uinteger"])],
-        "last_entity": world.last_entity,
         "over": world.over,
         "winner": -1 if world.winner is None else world.winner,
         "controllers": list(world.controllers),
-        "components": component_columns(world),
-        "ledger": ledger_snapshot(world.ledger),
-        "sync_hash": sync_hash(world),
+        "world": blob,
+        "sync_hash": hash_bytes(blob),
     }
+
+
+WORLD_PARTS = ("tick", "rng", "last_entity", "walkable", "components", "ledger")
+
+
+def world_parts(path, state: dict) -> dict:
+    """Decode a snapshot's ``world`` bytes into its named parts (type-checked)."""
+    blob = expect(path, state.get("world"), bytes, "world")
+    inner = unpack_body(path, b"W", blob)
+    if not isinstance(inner, list) or len(inner) != len(WORLD_PARTS):
+        raise SaveError(path, "world state is malformed")
+    parts = dict(zip(WORLD_PARTS, inner))
+    expect(path, parts["components"], dict, "components")
+    expect(path, parts["rng"], list, "rng")
+    return parts
 
 
 def encode_snapshot(world) -> bytes:
@@ -95,36 +110,32 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
         raise SaveError(path, "controllers do not match the scenario's teams")
     world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)))
     try:
-        world.tick = _int(path, state.get("tick"), "tick")
+        parts = world_parts(path, state)
+        world.tick = _int(path, parts["tick"], "tick")
         world.max_ticks = _int(path, state.get("max_ticks"), "max_ticks")
         world.over = expect(path, state.get("over"), bool, "over")
         winner = _int(path, state.get("winner"), "winner")
         world.winner = None if winner < 0 else winner
-        rng = expect(path, state.get("rng"), list, "rng")
+        rng = parts["rng"]
         try:
-            s_hex, inc_hex, has32, uint = rng
+            _name, s_hex, inc_hex, has32, uint = rng
             world.rng.bit_generator.state = {
                 "bit_generator": "PCG64", "state": {"state": int(s_hex, 16), "inc": int(inc_hex, 16)},
                 "has_uint32": int(has32), "uinteger": int(uint)}
         except (ValueError, TypeError, KeyError):
             raise SaveError(path, "rng state is malformed") from None
-        comps = expect(path, state.get("components"), dict, "components")
+        comps = parts["components"]
         by_entity: dict[int, list] = {}
         for name, column in comps.items():
-            cls = REGISTRY.get(name)
-            if cls is None:
-                raise SaveError(path, f"unknown component '{name}'")
-            if not (isinstance(column, list) and len(column) == 2 and isinstance(column[0], list)
-                    and isinstance(column[1], list) and len(column[0]) == len(column[1])):
-                raise SaveError(path, f"component column '{name}' is malformed")
-            for eid, row in zip(*column):
-                if not isinstance(eid, int) or isinstance(eid, bool) or eid < 1:
+            try:
+                decoded = decode_columns(name, column)
+            except (TypeError, ValueError) as exc:
+                raise SaveError(path, f"component {name}: {exc}") from None
+            for eid, comp in decoded:
+                if eid < 1:
                     raise SaveError(path, f"component '{name}' has a bad entity id")
-                try:
-                    by_entity.setdefault(eid, []).append(from_row(cls, row))
-                except (TypeError, ValueError) as exc:
-                    raise SaveError(path, f"entity {eid}: {exc}") from None
-        last = _int(path, state.get("last_entity"), "last_entity")
+                by_entity.setdefault(eid, []).append(comp)
+        last = _int(path, parts["last_entity"], "last_entity")
         if by_entity and max(by_entity) > last:
             raise SaveError(path, "an entity id is above last_entity")
         if last > 10_000_000:
@@ -137,7 +148,7 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
                 raise SaveError(path, "a door lies outside the map")
             world.nav.set_door(door.tx, door.ty, door.state)
         try:
-            ledger_restore(world.ledger, state.get("ledger"))
+            ledger_restore(world.ledger, parts["ledger"])
         except ValueError as exc:
             raise SaveError(path, f"ledger: {exc}") from None
         if check_hash:
