@@ -98,38 +98,27 @@ def test_unknown_reference_in_scenario(tmp_path):
     assert str(err).endswith("mini.toml:15: teams[1].spawns[0].unit: unknown unit 'dragon'")
 
 
+MINI = """
+id = "mini"
+map = "crossroads"
+[[teams]]
+name = "A"
+color = [1, 2, 3]
+spawns = [{{ unit = "rifleman", at = {a_at} }}]
+[[teams]]
+name = "B"
+color = {b_color}
+spawns = [{{ unit = "rifleman", at = [5, 5] }}]
+"""
+
+
 def test_colour_channel_out_of_range(tmp_path):
-    scenario = """
-    id = "mini"
-    map = "crossroads"
-    [[teams]]
-    name = "A"
-    color = [1, 2, 3]
-    spawns = [{ unit = "rifleman", at = [0, 0] }]
-    [[teams]]
-    name = "B"
-    color = [1, 2, 300]
-    spawns = [{ unit = "rifleman", at = [5, 5] }]
-    """
-    err = error_of(tmp_path, {"scenarios/mini.toml": scenario})
-    lines = [str(p) for p in err.problems]
-    assert any(s.endswith("mini.toml:9: teams[1].color[2]: Input should be less than or equal to 255") for s in lines)
+    err = error_of(tmp_path, {"scenarios/mini.toml": MINI.format(a_at="[5, 6]", b_color="[1, 2, 300]")})
+    assert str(err).endswith("mini.toml:9: teams[1].color[2]: Input should be less than or equal to 255")
 
 
 def test_wall_spawn_is_refused(tmp_path):
-    scenario = """
-    id = "mini"
-    map = "crossroads"
-    [[teams]]
-    name = "A"
-    color = [1, 2, 3]
-    spawns = [{ unit = "rifleman", at = [0, 0] }]
-    [[teams]]
-    name = "B"
-    color = [1, 2, 3]
-    spawns = [{ unit = "rifleman", at = [5, 5] }]
-    """
-    err = error_of(tmp_path, {"scenarios/mini.toml": scenario})
+    err = error_of(tmp_path, {"scenarios/mini.toml": MINI.format(a_at="[0, 0]", b_color="[1, 2, 3]")})
     assert str(err).endswith("mini.toml:6: teams[0].spawns[0].at: tile (0, 0) is '#', not walkable")
 
 
