@@ -177,6 +177,8 @@ class AttackExecutor(_Base):
                 halt(actor)
             return None
         weapon.target = 0
+        if action.params.get("hold"):
+            return FAILED, "target left range"   # a held attack never chases
         mover = esper.component_for_entity(actor, Mover)
         if world.tick >= action.data["next_route"] or not mover.moving:
             action.data["next_route"] = world.tick + REPATH_TICKS

@@ -4,6 +4,8 @@ It only reads the world and submits actions to the ledger. Each unit thinks
 every ``PERIOD`` ticks, staggered by entity id so a big army does not decide
 all at once: reload when the clip is empty, fetch ammunition when none is
 left, otherwise attack the nearest enemy (switching when another is much closer).
+Units of a player's team only return fire: when idle with an enemy already in
+range they attack it without chasing (the order carries ``hold``).
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import math
 
 import esper
 
-from components import Ammo, Controller, Pickup, Position, Team
+from components import Ammo, Controller, Pickup, Position, Team, Weapon
 
 PERIOD = 10
 SWITCH_RATIO = 0.6   # retarget when a new enemy is this much closer than the current target
@@ -23,10 +25,13 @@ class ScriptedAISystem(esper.Processor):
             return
         tick = world.tick
         ledger = world.ledger
-        thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo)
-                    if (eid + tick) % PERIOD == 0 and c[0].ai == "scripted"]
-        for eid, (_ctl, team, pos, ammo) in sorted(thinkers):
+        thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo, Weapon)
+                    if (eid + tick) % PERIOD == 0 and c[0].ai in ("scripted", "player")]
+        for eid, (ctl, team, pos, ammo, weapon) in sorted(thinkers):
             current = ledger.current(eid)
+            if ctl.ai == "player":
+                self._return_fire(world, eid, team, pos, ammo, weapon, current)
+                continue
             if current is not None and current.kind in ("reload", "pickup"):
                 continue
             if ammo.clip <= 0:
@@ -49,6 +54,15 @@ class ScriptedAISystem(esper.Processor):
                 if math.sqrt(d2) >= SWITCH_RATIO * cur_d:
                     continue
             ledger.submit(tick, "attack", eid, enemy, source="scripted")
+
+    @staticmethod
+    def _return_fire(world, eid, team, pos, ammo, weapon, current) -> None:
+        """A player's idle unit fires back at an enemy already in range; it never walks off on its own."""
+        if current is not None or ammo.clip <= 0:
+            return
+        nearest = world.nearest_enemy(team.team, pos.x, pos.y)
+        if nearest is not None and nearest[1] <= weapon.range * weapon.range:
+            world.ledger.submit(world.tick, "attack", eid, nearest[0], params={"hold": 1}, source="guard")
 
     @staticmethod
     def _nearest_crate(world, pos) -> int | None:
