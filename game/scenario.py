@@ -35,9 +35,14 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
     )
 
 
-def free_tiles_near(world, x: int, y: int, count: int, taken: set) -> list[tuple[int, int]]:
-    """The ``count`` walkable, untaken tiles nearest to (x, y) by 4-connected steps, in a fixed order."""
+def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: bool = False) -> list[tuple[int, int]]:
+    """The ``count`` walkable, untaken tiles nearest to (x, y) by 4-connected steps, in a fixed order.
+
+    ``mirrored`` walks the neighbours in the 180-degree-rotated order, so a group spawned at the mirror
+    image of another gets the mirror image of its layout (point-symmetric maps stay fair).
+    """
     nav = world.nav
+    sign = -1 if mirrored else 1
     out = []
     seen = {(x, y)}
     queue = deque([(x, y)])
@@ -46,7 +51,7 @@ def free_tiles_near(world, x: int, y: int, count: int, taken: set) -> list[tuple
         if nav.is_walkable(cx, cy) and (cx, cy) not in taken:
             out.append((cx, cy))
             taken.add((cx, cy))
-        for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+        for nx, ny in ((cx + sign, cy), (cx - sign, cy), (cx, cy + sign), (cx, cy - sign)):
             if (nx, ny) not in seen and nav.is_walkable(nx, ny):
                 seen.add((nx, ny))
                 queue.append((nx, ny))
@@ -69,7 +74,8 @@ def populate(world) -> None:
     for t, team in enumerate(world.scenario.teams):
         for spawn in team.spawns:
             unit = world.content.units[spawn.unit]
-            for tx, ty in free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken):
+            mirrored = spawn.at[0] * 2 >= world.tilemap.width
+            for tx, ty in free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken, mirrored):
                 spawn_unit(world, unit, t, spawn.squad, tx + 0.5, ty + 0.5, world.controllers[t])
 
 
