@@ -143,7 +143,8 @@ def test_content_mismatch_refused_unless_forced(tmp_path):
     proc = rts("replay", str(rec), "--verify", "--mod", str(mod))
     assert proc.returncode == 2 and "recorded with content" in proc.stderr and "--force" in proc.stderr
     forced = rts("replay", str(rec), "--verify", "--mod", str(mod), "--force")
-    assert "Traceback" not in forced.stderr and forced.returncode in (0, 1, 2)
+    # forced through, it plays: unit stats live in the keyframe's components, so the hp change cannot diverge it
+    assert forced.returncode == 0 and forced.stdout.strip() == "verified 60 ticks", forced.stdout + forced.stderr
 
 
 def test_format_version_refused(content, tmp_path):
