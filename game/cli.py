@@ -152,21 +152,20 @@ def cmd_bench(args) -> int:
     return bench_main(args)
 
 
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
+def _int_at_least(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected a number >= {low}, got {value}")
+        return value
+    return parse
 
 
-def _pos_int(text: str) -> int:
-    value = _nonneg_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
+_nonneg_int = _int_at_least(0)
+_pos_int = _int_at_least(1)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -188,15 +188,19 @@ class Ledger:
             self._finish(world, previous, CANCELLED, f"superseded by action {action.id}")
         action.state = ACCEPTED
         self.events.append((action.id, ACCEPTED, ""))
+        action.reservations = [list(res) for res in wanted]
+        self._hold(action)
+        return True
+
+    def _hold(self, action: Action) -> None:
+        """Make ``action`` the actor's active action and register its reservations."""
         self.active_by_actor[action.actor] = action.id
-        for res in wanted:
-            key = res[:-1]
-            action.reservations.append(list(res))
+        for res in action.reservations:
+            key = tuple(res[:-1])
             if res[-1]:
                 self.exclusive[key] = action.id
             else:
                 self.shared.setdefault(key, set()).add(action.id)
-        return True
 
     def _reject(self, world, action: Action, reason: str) -> None:
         action.state = REJECTED
@@ -329,10 +333,4 @@ def ledger_restore(ledger: Ledger, state) -> None:
             continue
         if action.actor in ledger.active_by_actor:
             raise ValueError(f"actor {action.actor} has two active actions")
-        ledger.active_by_actor[action.actor] = action.id
-        for res in action.reservations:
-            key = tuple(res[:-1])
-            if res[-1]:
-                ledger.exclusive[key] = action.id
-            else:
-                ledger.shared.setdefault(key, set()).add(action.id)
+        ledger._hold(action)

@@ -1,7 +1,6 @@
 """Turn a scenario definition into entities: units at their spawns, doors and pickups from the map."""
 from __future__ import annotations
 
-import math
 from collections import deque
 
 from components import (Ammo, Controller, Door, Health, Inventory, Mover, Pickup, Position, Selectable,
@@ -78,6 +77,3 @@ def populate(world) -> None:
             for tx, ty in free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken, mirrored):
                 spawn_unit(world, unit, t, spawn.squad, tx + 0.5, ty + 0.5, world.controllers[t])
 
-
-def distance(ax: float, ay: float, bx: float, by: float) -> float:
-    return math.hypot(ax - bx, ay - by)
