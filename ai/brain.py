@@ -1,0 +1,188 @@
+"""An NPC's behavior stack: utility selection -> HFSM mode -> behavior tree (-> planner steps).
+
+``BrainDef`` is shared by every NPC of a kind; ``BrainState`` is one NPC's
+state, all plain data (it is the ``Brain`` component and goes into snapshots).
+``BrainDef.think`` is one decision step and returns its record.
+
+Switching modes follows seed 003 exactly:
+
+1. the selector decides (hysteresis, invalidation, emergencies);
+2. on a switch the old mode is stopped: the HFSM is left, its running tree is
+   halted and every ledger action it had running is cancelled;
+3. if something had to be cancelled, the switch waits (``pending``) until the
+   host reports those actions terminal, i.e. their reservations are released;
+   then the new candidate's gates are checked again on fresh facts: still
+   eligible -> it is entered; not -> select again, never giving the old mode
+   back in that selection; nothing eligible -> idle.
+4. idle means no mode and no running action (no reservations held).
+
+A mode whose tree finished (succeeded or failed) reports that to the next
+decision as an invalidation, so the NPC re-decides at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ai.bt import FAILURE, RUNNING, SUCCESS, Context
+from ai.hfsm import Machine
+from ai.utility import FAILED, RUNNING as MODE_RUNNING, SUCCEEDED, Selector
+
+RELEASE = "entered after release"          # the pending candidate's gates still held once the old mode was released
+RESELECT = "reselected after release"      # they did not: selected again without the old mode
+WAITING = "waiting for release"
+
+
+@dataclass(slots=True)
+class BrainState:
+    brain: str = ""
+    mode: str = ""                 # current utility candidate; "" = idle
+    since: float = 0.0             # game time (s) the mode was entered
+    status: str = MODE_RUNNING     # how the mode's execution stands: running | succeeded | failed
+    status_reason: str = ""
+    pending: bool = False          # a switch is waiting for the old mode's actions to be released
+    pending_to: str = ""           # the candidate waiting to be entered ("" = idle)
+    dropped: str = ""              # the mode just left: not given back while the switch completes
+    releasing: list = field(default_factory=list)   # ledger action ids cancelled by the switch
+    path: list = field(default_factory=list)        # active HFSM states, outermost first
+    history: dict = field(default_factory=dict)     # composite state -> remembered child / leaf
+    mem: list = field(default_factory=list)         # the active leaf tree's memory
+    bb: dict = field(default_factory=dict)          # blackboard
+    plan: dict = field(default_factory=dict)        # the plan executor's state (ai/executor.py)
+
+
+@dataclass(frozen=True)
+class BrainDef:
+    id: str
+    selector: Selector
+    machine: Machine
+    think_every: int = 6           # host ticks between ordinary decisions
+    idle_state: str = ""           # optional state run while no mode is chosen (must hold no reservations)
+
+    def __post_init__(self):
+        for cand in self.selector.candidates:
+            state = cand.mode_state
+            if state not in self.machine.states:
+                raise ValueError(f"candidate '{cand.id}' runs unknown state '{state}'")
+            if self.machine.states[state].parent is not None:
+                raise ValueError(f"candidate '{cand.id}' must run a top-level state, '{state}' has a parent")
+        if self.idle_state and self.idle_state not in self.machine.states:
+            raise ValueError(f"idle state '{self.idle_state}' is unknown")
+
+    def new_state(self) -> BrainState:
+        return BrainState(brain=self.id)
+
+    # -- one decision -----------------------------------------------------------------------------------------
+    def think(self, st: BrainState, facts: dict, now: float, actuator, planner=None) -> dict:
+        ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
+        cancelled: list[int] = []
+        ctx_cancel = _Recorder(actuator, cancelled)
+        ctx.actuator = ctx_cancel
+        rec: dict = {"time": now, "mode_before": st.mode or None, "held": round(now - st.since, 4) if st.mode else None}
+        if st.pending:
+            still = [aid for aid in st.releasing if actuator.status(aid)[0] == RUNNING]
+            if still:
+                rec.update(phase="release", choice=st.pending_to or None, switch=False, reason=WAITING,
+                           detail=f"actions {still} not yet released", emergency=None, candidates=[])
+                return self._finish(st, ctx, rec)
+            target = st.pending_to or None
+            scores = self.selector.score_all(facts, st.bb)
+            if target is not None and scores[target].eligible:
+                reason, detail = RELEASE, f"{target}'s gates still hold after the old mode was released"
+            else:
+                exclude = {st.dropped} if st.dropped else set()
+                target = self.selector.best(scores, exclude)
+                reason = RESELECT
+                detail = (f"{st.pending_to} became infeasible while {st.dropped or 'the old mode'} was released; "
+                          if st.pending_to else "") + (f"selected {target}" if target else "nothing eligible: idle")
+            st.pending = False
+            st.pending_to = st.dropped = ""
+            st.releasing = []
+            rec.update(phase="release", choice=target, switch=True, reason=reason, detail=detail, emergency=None,
+                       candidates=[s.as_record() for s in scores.values()])
+            self._enter(st, target, ctx, now)
+        else:
+            status = {MODE_RUNNING: MODE_RUNNING, SUCCEEDED: SUCCEEDED, FAILED: FAILED}.get(st.status, MODE_RUNNING)
+            decision = self.selector.decide(facts, st.mode or None, now - st.since, status, st.status_reason, st.bb)
+            rec.update(decision.record(phase="decide"))
+            if decision.switch:
+                old = st.mode
+                self._stop(st, ctx)
+                if cancelled:
+                    st.pending = True
+                    st.pending_to = decision.choice or ""
+                    st.dropped = old
+                    st.releasing = list(cancelled)
+                    rec["detail"] += f"; stopping {old}: cancelled actions {cancelled}, waiting for their release"
+                    return self._finish(st, ctx, rec)
+                self._enter(st, decision.choice, ctx, now)
+        if st.mode or st.path:
+            status, reason = self.machine.update(st, ctx)
+            if status == SUCCESS:
+                st.status, st.status_reason = SUCCEEDED, reason
+            elif status == FAILURE:
+                st.status, st.status_reason = FAILED, reason
+            else:
+                st.status, st.status_reason = MODE_RUNNING, ""
+        return self._finish(st, ctx, rec)
+
+    def _finish(self, st: BrainState, ctx: Context, rec: dict) -> dict:
+        rec["mode"] = st.mode or None
+        rec["state"] = list(st.path)
+        rec["bt"] = self.machine.running_path(st)
+        rec["status"] = st.status
+        if st.status_reason:
+            rec["status_reason"] = st.status_reason
+        rec["events"] = [f"{who}: {what}" for who, what in ctx.events]
+        return rec
+
+    def _stop(self, st: BrainState, ctx: Context) -> None:
+        self.machine.exit_all(st, ctx)
+        st.mode = ""
+        st.status, st.status_reason = MODE_RUNNING, ""
+
+    def _enter(self, st: BrainState, choice: str | None, ctx: Context, now: float) -> None:
+        if st.path:
+            self.machine.exit_all(st, ctx)
+        st.status, st.status_reason = MODE_RUNNING, ""
+        if choice is None:
+            st.mode = ""
+            if self.idle_state:
+                self.machine.enter(st, self.idle_state, ctx)
+            return
+        st.mode = choice
+        st.since = now
+        self.machine.enter(st, self.selector.by_id[choice].mode_state, ctx)
+
+    def stop(self, st: BrainState, actuator, facts: dict | None = None, now: float = 0.0) -> list[int]:
+        """Halt everything (e.g. the brain is being rebuilt): returns the cancelled action ids."""
+        cancelled: list[int] = []
+        ctx = Context(st.mem, facts or {}, st.bb, _Recorder(actuator, cancelled), now)
+        self.machine.exit_all(st, ctx)
+        st.mode = ""
+        st.pending = False
+        st.pending_to = st.dropped = ""
+        st.releasing = []
+        st.status, st.status_reason = MODE_RUNNING, ""
+        return cancelled
+
+
+class _Recorder:
+    """Wraps the host's actuator to note every cancel a switch causes."""
+    __slots__ = ("inner", "cancelled")
+
+    def __init__(self, inner, cancelled: list):
+        self.inner = inner
+        self.cancelled = cancelled
+
+    def submit(self, kind, target, params):
+        return self.inner.submit(kind, target, params)
+
+    def status(self, action_id):
+        return self.inner.status(action_id)
+
+    def cancel(self, action_id):
+        self.cancelled.append(action_id)
+        self.inner.cancel(action_id)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)

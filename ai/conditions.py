@@ -1,0 +1,72 @@
+"""Conditions over an NPC's read-only facts: the gates of utility candidates, BT condition leaves, HFSM guards.
+
+A condition reads one named value (from the fact snapshot first, then the
+blackboard) and compares it with a constant. Engine-free: facts are a plain
+``dict``; nothing here knows what produced them.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+
+OPS = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+_MISSING = object()
+
+
+def lookup(name: str, facts: dict, bb: dict | None = None):
+    """The value of ``name``: the fact snapshot wins over the blackboard; a missing name is ``_MISSING``."""
+    value = facts.get(name, _MISSING)
+    if value is _MISSING and bb is not None:
+        value = bb.get(name, _MISSING)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """``fact op value``; with the defaults (``== True``) it reads "fact is true"."""
+    fact: str
+    op: str = "=="
+    value: object = True
+
+    def __post_init__(self):
+        if self.op not in OPS:
+            raise ValueError(f"unknown comparison '{self.op}' (known: {' '.join(OPS)})")
+        if isinstance(self.value, float) and not math.isfinite(self.value):
+            raise ValueError("a condition compares with a finite value")
+
+    def check(self, facts: dict, bb: dict | None = None) -> bool:
+        """True when the comparison holds; a missing fact or an incomparable value is simply false."""
+        actual = lookup(self.fact, facts, bb)
+        if actual is _MISSING:
+            return False
+        try:
+            return bool(OPS[self.op](actual, self.value))
+        except TypeError:
+            return False
+
+    def actual(self, facts: dict, bb: dict | None = None):
+        value = lookup(self.fact, facts, bb)
+        return None if value is _MISSING else value
+
+    def __str__(self) -> str:
+        if self.op == "==" and self.value is True:
+            return self.fact
+        if self.op == "==" and self.value is False:
+            return f"not {self.fact}"
+        return f"{self.fact} {self.op} {self.value!r}"
+
+
+def all_hold(conditions, facts: dict, bb: dict | None = None) -> bool:
+    for cond in conditions:
+        if not cond.check(facts, bb):
+            return False
+    return True

@@ -1,0 +1,228 @@
+"""Hierarchical finite state machines whose leaf states run behavior trees.
+
+States form a forest (``parent`` links). A composite state names its
+``initial`` child and may keep ``history``: 'shallow' re-enters the child that
+was active when it was left, 'deep' re-enters the exact leaf. Entering a
+state runs ``on_enter`` from the outermost entered state inwards; leaving runs
+``on_exit`` from the leaf outwards, and the leaf's running behavior tree is
+halted first (so its ledger actions are cancelled) before anything else.
+
+Transitions belong to a state and fire while that state is active:
+``when`` conditions over facts and blackboard (guards), and optionally
+``on`` = 'done' / 'failed' (the active leaf's tree finished that way).
+Each update checks the active states' transitions outermost first (a parent
+can interrupt any child), takes at most one, then ticks the leaf's tree.
+When the tree finishes and no 'done'/'failed' transition handles it, the
+machine reports the result to its caller (the mode ended).
+
+The runtime (``Runtime``: active path, history, tree memory) is plain data so
+that it can live in a component and go into snapshots; the ``Machine`` and its
+trees are shared by every NPC.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ai.bt import FAILURE, RUNNING, SUCCESS, Context, Tree
+from ai.conditions import Condition
+
+HISTORY_KINDS = ("none", "shallow", "deep")
+EVENTS = ("", "done", "failed")
+
+
+@dataclass(frozen=True)
+class Transition:
+    to: str
+    when: tuple[Condition, ...] = ()
+    on: str = ""                                 # '' (conditions only), 'done' or 'failed'
+
+    def __post_init__(self):
+        if self.on not in EVENTS:
+            raise ValueError(f"transition event must be 'done' or 'failed', got '{self.on}'")
+
+
+@dataclass(frozen=True)
+class State:
+    id: str
+    parent: str | None = None
+    initial: str | None = None
+    history: str = "none"
+    tree: Tree | None = None
+    transitions: tuple[Transition, ...] = ()
+    on_enter: tuple = ()          # (key, value) blackboard writes or callables f(ctx)
+    on_exit: tuple = ()
+
+    def __post_init__(self):
+        if self.history not in HISTORY_KINDS:
+            raise ValueError(f"history must be one of {', '.join(HISTORY_KINDS)}, got '{self.history}'")
+
+
+@dataclass
+class Runtime:
+    """One NPC's machine state: the active path (outermost first), history, the leaf tree's memory."""
+    path: list = field(default_factory=list)
+    history: dict = field(default_factory=dict)
+    mem: list = field(default_factory=list)
+
+
+class MachineError(ValueError):
+    pass
+
+
+class Machine:
+    def __init__(self, states):
+        self.states: dict[str, State] = {}
+        for st in states:
+            if st.id in self.states:
+                raise MachineError(f"state '{st.id}' is defined twice")
+            self.states[st.id] = st
+        self.children: dict[str, list[str]] = {sid: [] for sid in self.states}
+        for st in self.states.values():
+            if st.parent is not None:
+                if st.parent not in self.states:
+                    raise MachineError(f"state '{st.id}' has unknown parent '{st.parent}'")
+                self.children[st.parent].append(st.id)
+        for sid in self.states:
+            seen = {sid}
+            p = self.states[sid].parent
+            while p is not None:
+                if p in seen:
+                    raise MachineError(f"state '{sid}' is its own ancestor (parent cycle through '{p}')")
+                seen.add(p)
+                p = self.states[p].parent
+        for st in self.states.values():
+            kids = self.children[st.id]
+            if kids:
+                if st.initial is None:
+                    raise MachineError(f"composite state '{st.id}' needs an initial child")
+                if st.initial not in kids:
+                    raise MachineError(f"initial '{st.initial}' of '{st.id}' is not one of its children")
+                if st.tree is not None:
+                    raise MachineError(f"composite state '{st.id}' cannot run a tree; only leaf states do")
+            elif st.initial is not None:
+                raise MachineError(f"state '{st.id}' names an initial child but has no children")
+            for tr in st.transitions:
+                if tr.to not in self.states:
+                    raise MachineError(f"state '{st.id}' has a transition to missing state '{tr.to}'")
+
+    # -- structure -------------------------------------------------------------------------------------------
+    def lineage(self, sid: str) -> list[str]:
+        """Ancestors of ``sid`` and itself, outermost first."""
+        out = []
+        while sid is not None:
+            out.append(sid)
+            sid = self.states[sid].parent
+        out.reverse()
+        return out
+
+    def top(self, sid: str) -> str:
+        return self.lineage(sid)[0]
+
+    def leaf_tree(self, rt: Runtime) -> Tree | None:
+        return self.states[rt.path[-1]].tree if rt.path else None
+
+    # -- entering and leaving ----------------------------------------------------------------------------------
+    def _run_hooks(self, hooks, ctx: Context) -> None:
+        for hook in hooks:
+            if callable(hook):
+                hook(ctx)
+            else:
+                key, value = hook
+                ctx.bb[key] = ctx.resolve(value)
+
+    def _exit_to(self, rt: Runtime, depth: int, ctx: Context) -> None:
+        """Leave active states until only ``depth`` remain; the leaf's tree is halted first."""
+        if len(rt.path) <= depth:
+            return
+        tree = self.leaf_tree(rt)
+        if tree is not None and rt.mem:
+            ctx.mem = rt.mem
+            tree.halt(ctx)
+        rt.mem = []
+        leaf = rt.path[-1]
+        while len(rt.path) > depth:
+            sid = rt.path.pop()
+            self._run_hooks(self.states[sid].on_exit, ctx)
+            parent = self.states[sid].parent
+            if parent is not None:
+                kind = self.states[parent].history
+                if kind == "shallow":
+                    rt.history[parent] = sid
+                elif kind == "deep":
+                    rt.history[parent] = leaf
+
+    def exit_all(self, rt: Runtime, ctx: Context) -> None:
+        self._exit_to(rt, 0, ctx)
+
+    def enter(self, rt: Runtime, target: str, ctx: Context) -> None:
+        """Make ``target`` active (leaving what must be left), then descend to a leaf."""
+        if target not in self.states:
+            raise MachineError(f"unknown state '{target}'")
+        line = self.lineage(target)
+        common = 0
+        while common < len(rt.path) and common < len(line) and rt.path[common] == line[common]:
+            common += 1
+        if common == len(line):                   # re-entering an active state: restart it
+            common -= 1
+        self._exit_to(rt, common, ctx)
+        for sid in line[common:]:
+            rt.path.append(sid)
+            self._run_hooks(self.states[sid].on_enter, ctx)
+        self._descend(rt, ctx)
+
+    def _descend(self, rt: Runtime, ctx: Context) -> None:
+        sid = rt.path[-1]
+        while self.children[sid]:
+            st = self.states[sid]
+            remembered = rt.history.get(sid) if st.history != "none" else None
+            if st.history == "deep" and remembered in self.states:
+                below = self.lineage(remembered)[len(rt.path):]
+                for nxt in below:
+                    rt.path.append(nxt)
+                    self._run_hooks(self.states[nxt].on_enter, ctx)
+                sid = rt.path[-1]
+                continue
+            nxt = remembered if remembered in self.children[sid] else st.initial
+            rt.path.append(nxt)
+            self._run_hooks(self.states[nxt].on_enter, ctx)
+            sid = nxt
+        tree = self.states[sid].tree
+        rt.mem = tree.new_memory() if tree is not None else []
+
+    # -- running ------------------------------------------------------------------------------------------------
+    def update(self, rt: Runtime, ctx: Context) -> tuple[int, str]:
+        """One step: at most one guarded transition, then the leaf's tree. Returns (status, reason)."""
+        if not rt.path:
+            return FAILURE, "no state is active"
+        facts, bb = ctx.facts, ctx.bb
+        for sid in list(rt.path):
+            for tr in self.states[sid].transitions:
+                if not tr.on and all(c.check(facts, bb) for c in tr.when):
+                    ctx.events.append((sid, f"transition to {tr.to}"))
+                    self.enter(rt, tr.to, ctx)
+                    break
+            else:
+                continue
+            break
+        tree = self.leaf_tree(rt)
+        if tree is None:
+            return RUNNING, ""
+        ctx.mem = rt.mem
+        ctx.reason = ""
+        st = tree.tick(ctx)
+        if st == RUNNING:
+            return RUNNING, ""
+        event = "done" if st == SUCCESS else "failed"
+        reason = ctx.reason
+        for sid in list(rt.path):
+            for tr in self.states[sid].transitions:
+                if tr.on == event and all(c.check(facts, bb) for c in tr.when):
+                    ctx.events.append((sid, f"{event}: transition to {tr.to}"))
+                    self.enter(rt, tr.to, ctx)
+                    return RUNNING, ""
+        rt.mem = tree.new_memory()               # finished: the next update starts the tree afresh
+        return st, reason or ("tree succeeded" if st == SUCCESS else "tree failed")
+
+    def running_path(self, rt: Runtime) -> list[str]:
+        tree = self.leaf_tree(rt)
+        return tree.running_path(rt.mem) if tree is not None and rt.mem else []

@@ -1,0 +1,60 @@
+"""Engine-free helpers for testing ai/: a fake host actuator and quick candidate builders."""
+from __future__ import annotations
+
+from ai.bt import FAILURE, RUNNING, SUCCESS
+from ai.conditions import Condition
+from ai.curves import Curve
+from ai.utility import Candidate, Preference
+
+
+class FakeActuator:
+    """Stands in for the ledger: actions stay running until the test resolves them."""
+
+    def __init__(self):
+        self.next_id = 1
+        self.actions: dict[int, dict] = {}
+        self.log: list[tuple] = []
+
+    def submit(self, kind, target, params):
+        aid = self.next_id
+        self.next_id += 1
+        self.actions[aid] = {"kind": kind, "target": target, "params": dict(params), "state": RUNNING, "reason": ""}
+        self.log.append(("submit", aid, kind))
+        return aid
+
+    def status(self, aid):
+        a = self.actions.get(aid)
+        if a is None:
+            return FAILURE, "unknown action"
+        return a["state"], a["reason"]
+
+    def cancel(self, aid):
+        self.log.append(("cancel", aid))
+        a = self.actions[aid]
+        if a["state"] == RUNNING:
+            a["pending_cancel"] = True
+
+    def process(self):
+        """What the host's ledger does at its point of the tick: apply the queued cancels."""
+        for a in self.actions.values():
+            if a.pop("pending_cancel", False) and a["state"] == RUNNING:
+                a["state"], a["reason"] = FAILURE, "cancelled"
+
+    def finish(self, aid, ok=True, reason=""):
+        self.actions[aid]["state"] = SUCCESS if ok else FAILURE
+        self.actions[aid]["reason"] = reason or ("confirmed" if ok else "failed")
+
+    def running(self):
+        return sorted(aid for aid, a in self.actions.items() if a["state"] == RUNNING)
+
+    def kinds(self):
+        return [a["kind"] for _aid, a in sorted(self.actions.items())]
+
+
+def direct(cid: str, gates=(), state: str = "") -> Candidate:
+    """A candidate whose score is exactly the fact ``score_<cid>`` (one linear preference over [0, 1])."""
+    return Candidate(cid, tuple(gates), (Preference(f"score_{cid}", 0.0, 1.0, Curve("linear")),), state)
+
+
+def gate(fact, op="==", value=True) -> Condition:
+    return Condition(fact, op, value)
