@@ -48,6 +48,8 @@ class BrainState:
     mem: list = field(default_factory=list)         # the active leaf tree's memory
     bb: dict = field(default_factory=dict)          # blackboard
     plan: dict = field(default_factory=dict)        # the plan executor's state (ai/executor.py)
+    inbox: list = field(default_factory=list)       # host-reported ends of this NPC's actions: [[id, status, reason, tick]]
+    wake: bool = False                              # the host asks for a decision on the next tick
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,35 @@ class BrainDef:
     def new_state(self) -> BrainState:
         return BrainState(brain=self.id)
 
+    def check_state(self, st: BrainState) -> str | None:
+        """Why ``st`` (e.g. read from a file) cannot run with this brain, or None."""
+        if st.mode and st.mode not in self.selector.by_id:
+            return f"unknown mode '{st.mode}'"
+        for name in (st.pending_to, st.dropped):
+            if name and name not in self.selector.by_id:
+                return f"unknown mode '{name}'"
+        if st.status not in (MODE_RUNNING, SUCCEEDED, FAILED):
+            return f"unknown status '{st.status}'"
+        states = self.machine.states
+        for i, sid in enumerate(st.path):
+            if sid not in states or states[sid].parent != (st.path[i - 1] if i else None):
+                return f"state path {st.path} is not a path of the machine"
+        if st.path and self.machine.children[st.path[-1]]:
+            return f"state path {st.path} does not end in a leaf"
+        tree = self.machine.leaf_tree(st) if st.path else None
+        size = tree.size if tree is not None else 0
+        if len(st.mem) not in ((0, size) if tree is not None else (0,)):
+            return f"tree memory has {len(st.mem)} slots, the tree needs {size}"
+        if not all(type(v) in (int, float) for v in st.mem):
+            return "tree memory holds something other than numbers"
+        if not all(type(a) is int for a in st.releasing):
+            return "releasing holds something other than action ids"
+        for entry in st.inbox:
+            if not (isinstance(entry, list) and len(entry) == 4 and type(entry[0]) is int and isinstance(entry[1], str)
+                    and isinstance(entry[2], str) and type(entry[3]) is int):
+                return "inbox entry is malformed"
+        return None
+
     # -- one decision -----------------------------------------------------------------------------------------
     def think(self, st: BrainState, facts: dict, now: float, actuator, planner=None) -> dict:
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
@@ -86,7 +117,7 @@ class BrainDef:
                 return self._finish(st, ctx, rec)
             target = st.pending_to or None
             scores = self.selector.score_all(facts, st.bb)
-            if target is not None and scores[target].eligible:
+            if target is not None and scores[target]["eligible"]:
                 reason, detail = RELEASE, f"{target}'s gates still hold after the old mode was released"
             else:
                 exclude = {st.dropped} if st.dropped else set()
@@ -98,7 +129,7 @@ class BrainDef:
             st.pending_to = st.dropped = ""
             st.releasing = []
             rec.update(phase="release", choice=target, switch=True, reason=reason, detail=detail, emergency=None,
-                       candidates=[s.as_record() for s in scores.values()])
+                       candidates=list(scores.values()))
             self._enter(st, target, ctx, now)
         else:
             status = {MODE_RUNNING: MODE_RUNNING, SUCCEEDED: SUCCEEDED, FAILED: FAILED}.get(st.status, MODE_RUNNING)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 OPS = {
     "==": operator.eq,
@@ -36,33 +36,45 @@ class Condition:
     fact: str
     op: str = "=="
     value: object = True
+    label: str = field(default="", compare=False)     # how records show it (computed)
+    fn: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         if self.op not in OPS:
             raise ValueError(f"unknown comparison '{self.op}' (known: {' '.join(OPS)})")
         if isinstance(self.value, float) and not math.isfinite(self.value):
             raise ValueError("a condition compares with a finite value")
+        if self.op == "==" and self.value is True:
+            label = self.fact
+        elif self.op == "==" and self.value is False:
+            label = f"not {self.fact}"
+        else:
+            label = f"{self.fact} {self.op} {self.value!r}"
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "fn", OPS[self.op])
 
-    def check(self, facts: dict, bb: dict | None = None) -> bool:
-        """True when the comparison holds; a missing fact or an incomparable value is simply false."""
-        actual = lookup(self.fact, facts, bb)
+    def test(self, actual) -> bool:
+        """The comparison on an already looked-up value; missing or incomparable -> False."""
         if actual is _MISSING:
             return False
         try:
-            return bool(OPS[self.op](actual, self.value))
+            return bool(self.fn(actual, self.value))
         except TypeError:
             return False
+
+    def check(self, facts: dict, bb: dict | None = None) -> bool:
+        """True when the comparison holds; a missing fact or an incomparable value is simply false."""
+        actual = facts.get(self.fact, _MISSING)
+        if actual is _MISSING and bb is not None:
+            actual = bb.get(self.fact, _MISSING)
+        return self.test(actual)
 
     def actual(self, facts: dict, bb: dict | None = None):
         value = lookup(self.fact, facts, bb)
         return None if value is _MISSING else value
 
     def __str__(self) -> str:
-        if self.op == "==" and self.value is True:
-            return self.fact
-        if self.op == "==" and self.value is False:
-            return f"not {self.fact}"
-        return f"{self.fact} {self.op} {self.value!r}"
+        return self.label
 
 
 def all_hold(conditions, facts: dict, bb: dict | None = None) -> bool:

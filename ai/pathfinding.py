@@ -179,3 +179,27 @@ def bfs_distances(walkable: list, width: int, height: int, sources: list[tuple[i
                 dist[ni] = d
                 queue.append(ni)
     return dist
+
+
+def bfs_labels(walkable: list, width: int, height: int) -> list[int]:
+    """Connected-area label per tile (4-connected walkable tiles share one; blocked tiles get -1).
+
+    Labels are numbered in row-major order of each area's first tile, so they are the same every run.
+    """
+    labels = [-1] * (width * height)
+    label = 0
+    for start in range(width * height):
+        if not walkable[start] or labels[start] >= 0:
+            continue
+        labels[start] = label
+        queue = deque([start])
+        while queue:
+            cur = queue.popleft()
+            x = cur % width
+            for nxt, ok in ((cur - 1, x > 0), (cur + 1, x < width - 1), (cur - width, cur >= width),
+                            (cur + width, cur + width < width * height)):
+                if ok and walkable[nxt] and labels[nxt] < 0:
+                    labels[nxt] = label
+                    queue.append(nxt)
+        label += 1
+    return labels

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ai.conditions import Condition, lookup, _MISSING
+from ai.conditions import Condition, _MISSING
 from ai.curves import Curve
 
 EPS = 1e-6
@@ -62,6 +62,14 @@ class Preference:
     curve: Curve = field(default_factory=Curve)
     weight: float = 1.0
 
+    def config_problem(self) -> str | None:
+        """A bad configuration (the scorer turns it into a diagnostic), or None."""
+        if not (math.isfinite(self.lo) and math.isfinite(self.hi) and self.lo < self.hi):
+            return f"range [{self.lo}, {self.hi}] of '{self.input}' is invalid"
+        if not (math.isfinite(self.weight) and self.weight > 0):
+            return f"weight {self.weight} of '{self.input}' is not finite and > 0"
+        return None
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -69,6 +77,10 @@ class Candidate:
     gates: tuple[Condition, ...] = ()
     preferences: tuple[Preference, ...] = ()
     state: str = ""                 # the HFSM state the mode runs in (defaults to the id)
+    scorer: object = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "scorer", make_scorer(self))
 
     @property
     def mode_state(self) -> str:
@@ -82,18 +94,23 @@ class Emergency:
     candidate: str
 
 
-@dataclass
-class Score:
-    id: str
-    eligible: bool
-    score: float | None
-    gates: list = field(default_factory=list)         # [{"gate", "actual", "ok"}]
-    prefs: list = field(default_factory=list)         # [{"input", "raw", "norm", "curved", "weight"}]
-    diagnostics: list = field(default_factory=list)   # strings
+#: field order of the compact rows in a record: one gate, one preference
+GATE_FIELDS = ("gate", "actual", "ok")
+PREF_FIELDS = ("input", "raw", "norm", "curved", "weight")
 
-    def as_record(self) -> dict:
-        return {"id": self.id, "eligible": self.eligible, "score": self.score, "gates": self.gates,
-                "prefs": self.prefs, "diagnostics": self.diagnostics}
+
+def Score(**fields) -> dict:
+    """One candidate's record: id, eligible, score, gates [[gate, actual, ok]], prefs
+    [[input, raw, norm, curved, weight]] (see GATE_FIELDS, PREF_FIELDS) and diagnostics."""
+    return fields
+
+
+def expand(candidate_record: dict) -> dict:
+    """A candidate's record with its gate and preference rows as named dicts (for people and JSON)."""
+    out = dict(candidate_record)
+    out["gates"] = [dict(zip(GATE_FIELDS, g)) for g in candidate_record.get("gates", ())]
+    out["prefs"] = [dict(zip(PREF_FIELDS, p)) for p in candidate_record.get("prefs", ())]
+    return out
 
 
 def _plain(value):
@@ -105,65 +122,131 @@ def _plain(value):
     return repr(value)
 
 
-def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> Score:
-    """Score one candidate exactly as seed 003's ScoreAction, recording every step."""
-    result = Score(candidate.id, True, None)
-    for gate in candidate.gates:
-        ok = gate.check(facts, bb)
-        result.gates.append({"gate": str(gate), "actual": _plain(gate.actual(facts, bb)), "ok": ok})
-        if not ok:
-            result.eligible = False
-    if not result.eligible:
-        return result                                    # Ineligible: preferences are not even read
-    if not candidate.preferences:
-        result.score = 1.0
-        return result
+def _ineligible(cid, gates, prefs, problem) -> dict:
+    return {"id": cid, "eligible": False, "score": None, "gates": gates, "prefs": prefs,
+            "diagnostics": [problem] if problem else []}
+
+
+_SIMPLE = frozenset({bool, int, str, type(None)})
+
+
+def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> dict:
+    """Score one candidate exactly as seed 003's ScoreAction, recording every step (see ``Score``)."""
+    return candidate.scorer(facts, bb, eps)
+
+
+def make_scorer(candidate: Candidate):
+    """The hot loop for one candidate, with its gates and preferences bound as closure constants."""
+    cid = candidate.id
+    gate_rows = tuple((g.fact, g.fn, g.value, g.label) for g in candidate.gates)
+    pref_rows = tuple((p.input, p.lo, 1.0 / (p.hi - p.lo) if p.hi != p.lo else math.nan, p.curve.fn, p.weight)
+                      for p in candidate.preferences)
+    valid = all(p.config_problem() is None for p in candidate.preferences)
+    no_prefs = not pref_rows
+    missing = _MISSING
+    simple = _SIMPLE
+    plain = _plain
+    log = math.log
+    exp = math.exp
+
+    def scorer(facts: dict, bb: dict | None, eps: float) -> dict:
+        gates = []
+        eligible = True
+        get = facts.get
+        for fact, fn, value, label in gate_rows:
+            actual = get(fact, missing)
+            if actual is missing and bb is not None:
+                actual = bb.get(fact, missing)
+            if actual is missing:
+                gates.append((label, None, False))
+                eligible = False
+                continue
+            try:
+                ok = bool(fn(actual, value))
+            except TypeError:
+                ok = False
+            gates.append((label, actual if type(actual) in simple else plain(actual), ok))
+            if not ok:
+                eligible = False
+        if not eligible:                                 # Ineligible: preferences are not even read
+            return {"id": cid, "eligible": False, "score": None, "gates": gates, "prefs": [], "diagnostics": []}
+        if no_prefs:
+            return {"id": cid, "eligible": True, "score": 1.0, "gates": gates, "prefs": [], "diagnostics": []}
+        if not valid:
+            return _score_checked(candidate, facts, bb, eps, gates, [])
+        prefs = []
+        log_sum = 0.0
+        weight_sum = 0.0
+        for name, lo, inv_span, fn, weight in pref_rows:
+            raw = get(name, missing)
+            if type(raw) is not float:
+                if raw is missing and bb is not None:
+                    raw = bb.get(name, missing)
+                kind = type(raw)
+                if kind is int or kind is bool:
+                    raw = float(raw)
+                elif kind is not float:
+                    return _score_checked(candidate, facts, bb, eps, gates, [])
+            if raw - raw != 0.0:                         # nan or +-inf
+                return _score_checked(candidate, facts, bb, eps, gates, [])
+            norm = (raw - lo) * inv_span
+            norm = 0.0 if norm < 0.0 else 1.0 if norm > 1.0 else norm
+            curved = fn(norm)
+            if curved - curved != 0.0:
+                return _score_checked(candidate, facts, bb, eps, gates, [])
+            prefs.append((name, raw, norm, curved, weight))
+            s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
+            log_sum += weight * log(s if s > eps else eps)
+            weight_sum += weight
+        # once a sum is infinite it stays non-finite, so one check after the loop sees any overflow
+        if log_sum - log_sum != 0.0 or weight_sum - weight_sum != 0.0:
+            return _ineligible(cid, gates, prefs, "weighted sum overflowed")
+        return {"id": cid, "eligible": True, "score": exp(log_sum / weight_sum), "gates": gates, "prefs": prefs,
+                "diagnostics": []}
+
+    return scorer
+
+
+def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: list, prefs: list) -> dict:
+    """The preference loop with every check spelled out: runs when the fast loop met something to diagnose."""
     log_sum = 0.0
     weight_sum = 0.0
     for pref in candidate.preferences:
-        raw = lookup(pref.input, facts, bb)
-        entry = {"input": pref.input, "raw": _plain(None if raw is _MISSING else raw), "norm": None,
-                 "curved": None, "weight": _plain(pref.weight)}
-        result.prefs.append(entry)
-        problem = None
-        if raw is _MISSING:
-            problem = f"input '{pref.input}' is missing"
-        elif isinstance(raw, bool):
-            raw = 1.0 if raw else 0.0
-        if problem is None and not isinstance(raw, (int, float)):
-            problem = f"input '{pref.input}' is not a number ({raw!r})"
-        elif problem is None and not math.isfinite(raw):
-            problem = f"input '{pref.input}' is not finite ({raw!r})"
-        elif problem is None and not (math.isfinite(pref.lo) and math.isfinite(pref.hi) and pref.lo < pref.hi):
-            problem = f"range [{pref.lo}, {pref.hi}] of '{pref.input}' is invalid"
-        elif problem is None and not (math.isfinite(pref.weight) and pref.weight > 0):
-            problem = f"weight {pref.weight} of '{pref.input}' is not finite and > 0"
+        name = pref.input
+        raw = facts.get(name, _MISSING)
+        if raw is _MISSING and bb is not None:
+            raw = bb.get(name, _MISSING)
+        weight_rec = _plain(pref.weight)
+        kind = type(raw)
+        if kind is int or kind is bool:
+            raw = float(raw)
+        elif kind is not float:
+            prefs.append([name, None if raw is _MISSING else _plain(raw), None, None, weight_rec])
+            problem = f"input '{name}' is missing" if raw is _MISSING else f"input '{name}' is not a number ({raw!r})"
+            return _ineligible(candidate.id, gates, prefs, problem)
+        if not math.isfinite(raw):
+            prefs.append([name, repr(raw), None, None, weight_rec])
+            return _ineligible(candidate.id, gates, prefs, f"input '{name}' is not finite ({raw!r})")
+        problem = pref.config_problem()
         if problem is not None:
-            result.diagnostics.append(problem)
-            result.eligible = False
-            return result
-        norm = (float(raw) - pref.lo) / (pref.hi - pref.lo)
-        norm = 0.0 if norm < 0.0 else 1.0 if norm > 1.0 else norm
+            prefs.append([name, raw, None, None, weight_rec])
+            return _ineligible(candidate.id, gates, prefs, problem)
+        norm = min(1.0, max(0.0, (raw - pref.lo) / (pref.hi - pref.lo)))
         curved = pref.curve(norm)
-        entry["norm"] = norm
-        entry["curved"] = _plain(curved)
         if not math.isfinite(curved):
-            result.diagnostics.append(f"curve {pref.curve.describe()} gave {curved!r} for '{pref.input}'")
-            result.eligible = False
-            return result
-        s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
-        log_sum += pref.weight * math.log(s if s > eps else eps)
+            prefs.append([name, raw, norm, repr(curved), weight_rec])
+            return _ineligible(candidate.id, gates, prefs,
+                               f"curve {pref.curve.describe()} gave {curved!r} for '{name}'")
+        prefs.append([name, raw, norm, curved, weight_rec])
+        s = min(1.0, max(0.0, curved))
+        log_sum += pref.weight * math.log(max(s, eps))
         weight_sum += pref.weight
         if not (math.isfinite(log_sum) and math.isfinite(weight_sum)):
-            result.diagnostics.append("weighted sum overflowed")
-            result.eligible = False
-            return result
+            return _ineligible(candidate.id, gates, prefs, "weighted sum overflowed")
     if not weight_sum > 0:
-        result.diagnostics.append("weights sum to zero")
-        result.eligible = False
-        return result
-    result.score = math.exp(log_sum / weight_sum)
-    return result
+        return _ineligible(candidate.id, gates, prefs, "weights sum to zero")
+    return {"id": candidate.id, "eligible": True, "score": math.exp(log_sum / weight_sum), "gates": gates,
+            "prefs": prefs, "diagnostics": []}
 
 
 @dataclass
@@ -173,11 +256,11 @@ class Decision:
     reason: str
     detail: str
     emergency: str | None
-    scores: dict[str, Score]
+    scores: dict[str, dict]
 
     def record(self, **extra) -> dict:
         rec = {"choice": self.choice, "switch": self.switch, "reason": self.reason, "detail": self.detail,
-               "emergency": self.emergency, "candidates": [s.as_record() for s in self.scores.values()]}
+               "emergency": self.emergency, "candidates": list(self.scores.values())}
         rec.update(extra)
         return rec
 
@@ -192,6 +275,7 @@ class Selector:
         if len(set(ids)) != len(ids):
             raise ValueError("candidate ids must be unique")
         self.by_id = {c.id: c for c in self.candidates}
+        self._scorers = tuple((c.id, c.scorer) for c in self.candidates)
         self.emergencies = tuple(emergencies)      # priority order: first is most urgent
         for em in self.emergencies:
             if em.candidate not in self.by_id:
@@ -200,16 +284,17 @@ class Selector:
         self.min_hold = float(min_hold)
         self.eps = float(eps)
 
-    def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, Score]:
-        return {c.id: score_candidate(c, facts, bb, self.eps) for c in self.candidates}
+    def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, dict]:
+        eps = self.eps
+        return {cid: scorer(facts, bb, eps) for cid, scorer in self._scorers}
 
     @staticmethod
-    def best(scores: dict[str, Score], exclude=()) -> str | None:
+    def best(scores: dict[str, dict], exclude=()) -> str | None:
         """Highest eligible score; ties go to the smallest id (scores are kept in id order)."""
         best_id, best = None, -1.0
         for cid, s in scores.items():
-            if s.eligible and cid not in exclude and s.score > best:
-                best_id, best = cid, s.score
+            if s["eligible"] and cid not in exclude and s["score"] > best:
+                best_id, best = cid, s["score"]
         return best_id
 
     def decide(self, facts: dict, current: str | None = None, held: float = 0.0, status: str = RUNNING,
@@ -228,9 +313,10 @@ class Selector:
             if cur is None:
                 invalid = f"mode '{current}' no longer exists"
                 exclude.add(current)
-            elif not cur.eligible:
-                failed = [g["gate"] for g in cur.gates if not g["ok"]] or cur.diagnostics
-                invalid = f"{current}: " + ("gate failed: " + ", ".join(failed) if cur.gates else ", ".join(failed))
+            elif not cur["eligible"]:
+                failed = [g[0] for g in cur["gates"] if not g[2]]
+                invalid = f"{current}: " + ("gate failed: " + ", ".join(failed) if failed
+                                            else ", ".join(cur["diagnostics"]))
                 exclude.add(current)
             elif status == FAILED:
                 invalid = f"{current} failed: {status_reason or 'no reason given'}"
@@ -239,7 +325,7 @@ class Selector:
                 invalid = f"{current} ended: {status_reason or 'done'}"
 
         for em in self.emergencies:
-            if em.candidate in exclude or not scores[em.candidate].eligible:
+            if em.candidate in exclude or not scores[em.candidate]["eligible"]:
                 continue
             if all(c.check(facts, bb) for c in em.when):
                 if em.candidate == current and invalid is None:
@@ -253,13 +339,13 @@ class Selector:
             if best is None:
                 detail = (invalid + "; " if invalid else "") + "no candidate is eligible"
                 return Decision(None, current is not None, IDLE, detail, None, scores)
-            detail = (invalid + "; " if invalid else "") + f"{best} scores {scores[best].score:.3f}"
+            detail = (invalid + "; " if invalid else "") + f"{best} scores {scores[best]['score']:.3f}"
             return Decision(best, True, reason, detail, None, scores)
 
-        cur_score = scores[current].score
+        cur_score = scores[current]["score"]
         if best == current:
             return Decision(current, False, KEPT, f"{current} scores {cur_score:.3f}", None, scores)
-        new_score = scores[best].score
+        new_score = scores[best]["score"]
         gain = new_score - cur_score
         if gain > self.margin and held >= self.min_hold:
             return Decision(best, True, ORDINARY,

@@ -11,6 +11,7 @@ work, so the ratio shows what the game logic costs on this machine today.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 
@@ -23,7 +24,9 @@ from game.world import World
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
 
 
-def scaled_content(content: Content, total: int) -> tuple[Content, str]:
+def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
+    """The skirmish re-spawned with ``total`` units (spawn groups scaled in proportion); ``ai`` overrides every
+    team's controller ('scripted', 'brain', ...)."""
     base = content.scenarios["skirmish"]
     per_team = total // len(base.teams)
     teams = []
@@ -32,12 +35,13 @@ def scaled_content(content: Content, total: int) -> tuple[Content, str]:
         counts = [per_team * w // sum(weights) for w in weights]
         counts[0] += per_team - sum(counts)
         spawns = [sp.model_copy(update={"count": max(1, c)}) for sp, c in zip(team.spawns, counts)]
-        teams.append(team.model_copy(update={"spawns": spawns}))
-    sid = f"bench_{total}"
+        update = {"spawns": spawns} if ai is None else {"spawns": spawns, "ai": ai}
+        teams.append(team.model_copy(update=update))
+    sid = f"bench_{total}" + (f"_{ai}" if ai else "")
     scenario = base.model_copy(update={"id": sid, "teams": teams, "max_ticks": 10_000_000})
     scenarios = dict(content.scenarios)
     scenarios[sid] = scenario
-    return Content(content.units, content.maps, scenarios, content.content_hash, content.files), sid
+    return dataclasses.replace(content, scenarios=scenarios), sid
 
 
 def measure_sim(content: Content, sid: str, ticks: int, seed: int = 1) -> dict:

@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import time
@@ -32,7 +33,7 @@ def long_match_content(content: Content, units: int, hp_scale: float) -> tuple[C
     scenario = scaled.scenarios[sid].model_copy(update={"max_ticks": MATCH_TICKS})
     scenarios = dict(scaled.scenarios)
     scenarios[sid] = scenario
-    return Content(tough, scaled.maps, scenarios, scaled.content_hash, scaled.files), sid
+    return dataclasses.replace(scaled, units=tough, scenarios=scenarios), sid
 
 
 def bench_verify(tmp: str, units: int = 200) -> dict:

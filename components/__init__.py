@@ -7,6 +7,7 @@ sync hash and the snapshot format treat all of them the same way: see
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
@@ -104,18 +105,55 @@ class Pickup:
     amount: int = 0
 
 
+@dataclass(slots=True)
+class Memory:
+    """What an NPC's perception remembers between decisions (decider state, not world state)."""
+    seen_x: float = 0.0
+    seen_y: float = 0.0
+    seen_at: float = -1e9          # game seconds of the last sighting
+    last_hp: float = -1.0
+    hurt_at: float = -1e9          # game seconds hit points last dropped
+    ignore_intel_before: float = -1e9   # team sightings up to this time were checked and found empty
+    recon_done: bool = False       # the enemy's starting ground has been scouted
+
+
 ALL_COMPONENTS: tuple[type, ...] = (
     Position, Mover, Health, Team, Weapon, Ammo, Squad, Selectable, UnitKind,
     Controller, Inventory, Door, Pickup,
 )
 
+
+def _decider_components() -> tuple[type, ...]:
+    from ai.brain import BrainState
+    return (BrainState, Memory)
+
+
+#: Deciders' private state: saved in snapshots, but outside the sync hash (a replay re-applies the recorded
+#: requests with every decider switched off, so their state is not part of what must replay identically).
+DECIDER_COMPONENTS: tuple[type, ...] = _decider_components()
+Brain = DECIDER_COMPONENTS[0]
+
 #: component name -> class, in a fixed order (the wire names in saves)
 REGISTRY: dict[str, type] = {cls.__name__: cls for cls in ALL_COMPONENTS}
+DECIDER_REGISTRY: dict[str, type] = {"Brain": Brain, "Memory": Memory}
 
 #: class -> tuple of field names in declaration order
 FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls)) for cls in ALL_COMPONENTS
+    cls: tuple(f.name for f in fields(cls)) for cls in ALL_COMPONENTS + DECIDER_COMPONENTS
 }
+
+
+def is_plain(value, depth: int = 0) -> bool:
+    """None, bool, int, float, str, or lists / str-keyed dicts of those (nested at most 16 deep)."""
+    if value is None or type(value) in (bool, int, float, str):
+        return True
+    if depth >= 16:
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(is_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(type(k) is str and is_plain(v, depth + 1) for k, v in value.items())
+    return False
 
 
 _TYPE_CHECKS = {
@@ -123,12 +161,13 @@ _TYPE_CHECKS = {
     "int": lambda v: type(v) is int,
     "bool": lambda v: type(v) is bool,
     "str": lambda v: type(v) is str,
-    "list": lambda v: isinstance(v, (list, tuple)) and all(type(x) in (int, float, str) for x in v),
+    "list": lambda v: isinstance(v, (list, tuple)) and is_plain(v),
+    "dict": lambda v: isinstance(v, dict) and is_plain(v),
 }
 
-#: class -> tuple of field type names ('float', 'int', 'bool', 'str', 'list')
+#: class -> tuple of field type names ('float', 'int', 'bool', 'str', 'list', 'dict')
 FIELD_TYPES: dict[type, tuple[str, ...]] = {
-    cls: tuple(str(f.type) for f in fields(cls)) for cls in ALL_COMPONENTS
+    cls: tuple(str(f.type) for f in fields(cls)) for cls in ALL_COMPONENTS + DECIDER_COMPONENTS
 }
 
 
@@ -141,7 +180,7 @@ def _getter(cls):
 
 
 #: class -> fast function returning the field values as a tuple (lists not copied: for packing at once)
-ROW_OF = {cls: _getter(cls) for cls in ALL_COMPONENTS}
+ROW_OF = {cls: _getter(cls) for cls in ALL_COMPONENTS + DECIDER_COMPONENTS}
 
 
 def from_row(cls: type, row: list):
@@ -152,4 +191,4 @@ def from_row(cls: type, row: list):
     for name, kind, value in zip(names, FIELD_TYPES[cls], row):
         if not _TYPE_CHECKS[kind](value):
             raise ValueError(f"{cls.__name__}.{name} should be {kind}, got {type(value).__name__}")
-    return cls(*[list(v) if isinstance(v, (list, tuple)) else v for v in row])
+    return cls(*[copy.deepcopy(v) if isinstance(v, (list, tuple, dict)) else v for v in row])

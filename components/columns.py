@@ -37,9 +37,9 @@ def encode_columns(cls: type, items: list[tuple[int, object]]) -> list:
     return [ids, cols]
 
 
-def decode_columns(name: str, column) -> list[tuple[int, object]]:
+def decode_columns(name: str, column, registry: dict = REGISTRY) -> list[tuple[int, object]]:
     """Inverse of encode_columns; ValueError on any malformed column."""
-    cls = REGISTRY.get(name)
+    cls = registry.get(name)
     if cls is None:
         raise ValueError(f"unknown component '{name}'")
     if not (isinstance(column, list) and len(column) == 2 and isinstance(column[0], bytes)

@@ -3,6 +3,7 @@
 Layout of a content root (the default one is this package's directory; a mod
 directory has the same shape)::
 
+    brains/*.toml     one NPC brain per file (utility candidates, HFSM states, behavior trees)
     units/*.toml      one unit type per file
     maps/*.toml       one map per file
     scenarios/*.toml  one scenario per file
@@ -24,7 +25,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from content.schema import KINDS, TILE_LEGEND, MapDef, ScenarioDef, UnitDef
+from content.brains import build_brain, check_brain
+from content.schema import KINDS, TILE_LEGEND, BrainDef, MapDef, ScenarioDef, UnitDef
+from content.catalog import suggest
 from content.toml_lines import key_lines, line_of
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
@@ -121,6 +124,8 @@ class Content:
     scenarios: dict[str, ScenarioDef]
     content_hash: str
     files: tuple[str, ...]
+    brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.BrainDef
+    brain_defs: dict = field(default_factory=dict)    # id -> the validated schema model (for docs and diagrams)
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -219,18 +224,57 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
     return files
 
 
+def _clean_loc(data, loc: tuple) -> tuple:
+    """Drop the tag pydantic inserts into the location of a 'type'-discriminated union member."""
+    out = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
+            continue
+        out.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(out)
+
+
 def _validate_model(item: _Pending, problems: list[Problem]):
     model = KINDS[item.kind]
     try:
         return model.model_validate(item.data)
     except ValidationError as exc:
         for err in exc.errors():
-            loc = tuple(err["loc"])
-            path, line = item.locate(loc)
+            loc = _clean_loc(item.data, tuple(err["loc"]))
             msg = err["msg"]
             if err["type"] == "missing":
                 msg = "required key is missing"
+            elif err["type"] == "union_tag_invalid":
+                ctx = err.get("ctx", {})
+                loc = loc + ("type",)
+                msg = f"unknown type '{ctx.get('tag')}' (known: {ctx.get('expected_tags')})"
+            elif err["type"] == "union_tag_not_found":
+                msg = "needs a 'type'"
+            elif msg.startswith("Value error, "):
+                msg = msg[len("Value error, "):]
+            path, line = item.locate(loc)
             problems.append(Problem(path, line, format_key(loc), msg))
+        return None
+
+
+def _check_brain(item: _Pending, bdef: BrainDef, problems: list[Problem]):
+    """Cross-references of a brain; compiled into ai objects only when it has none."""
+    found = check_brain(bdef)
+    for loc, message in found:
+        path, line = item.locate(loc)
+        problems.append(Problem(path, line, format_key(loc), message))
+    if found:
+        return None
+    try:
+        return build_brain(bdef)
+    except ValueError as exc:   # the ai constructors' own guards: a check above should have caught it
+        path, line = item.locate(())
+        problems.append(Problem(path, line, "", f"brain '{bdef.id}' cannot be built: {exc}"))
         return None
 
 
@@ -287,6 +331,11 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                 path, line = item.locate(("teams", t, "spawns", s, "unit"))
                 problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].unit", f"unknown unit '{spawn.unit}'"))
                 ok = False
+            elif team.ai == "brain" and not units[spawn.unit].brain:
+                path, line = item.locate(("teams", t, "spawns", s, "unit"))
+                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].unit",
+                                        f"unit '{spawn.unit}' has no brain, but team '{team.name}' has ai = \"brain\""))
+                ok = False
             x, y = spawn.at
             if not (0 <= x < tmap.width and 0 <= y < tmap.height):
                 path, line = item.locate(("teams", t, "spawns", s, "at"))
@@ -318,7 +367,21 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         if model is not None:
             models[item.kind][item.id] = (item, model)
 
-    units = {uid: m for uid, (_, m) in models["units"].items()}
+    brains = {}
+    brain_defs = {}
+    for bid, (item, bdef) in models["brains"].items():
+        compiled = _check_brain(item, bdef, problems)
+        if compiled is not None:
+            brains[bid] = compiled
+            brain_defs[bid] = bdef
+    units = {}
+    for uid, (item, udef) in models["units"].items():
+        if udef.brain and udef.brain not in models["brains"]:
+            path, line = item.locate(("brain",))
+            problems.append(Problem(path, line, "brain", f"unknown brain '{udef.brain}'"
+                                                         f"{suggest(udef.brain, models['brains'])}"))
+            continue
+        units[uid] = udef
     maps: dict[str, TileMap] = {}
     for mid, (item, mdef) in models["maps"].items():
         tmap = _tile_rows(item, mdef, problems)
@@ -332,8 +395,8 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     if problems:
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
-                   content_hash=hasher.hexdigest(), files=tuple(files))
+                   content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs)
 
 
-__all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef",
+__all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef", "BrainDef",
            "load_content", "WALKABLE_TILES", "DEFAULT_ROOT"]

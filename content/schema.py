@@ -7,9 +7,10 @@ Models are strict: no silent "5" -> 5 coercion, no unknown keys, no NaN/inf.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import math
+from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Byte = Annotated[int, Field(ge=0, le=255)]
@@ -56,6 +57,8 @@ class UnitDef(Strict):
     sight: float = Field(default=10.0, gt=0, le=100, description="how far the unit notices enemies, in tiles")
     weapon: WeaponDef = Field(description="the unit's gun")
     ammo: AmmoDef = Field(description="clip, reserve and reload time")
+    brain: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
+                       description="brain id that drives this unit on a team with ai = \"brain\" (empty: none)")
 
 
 class MapDef(Strict):
@@ -77,8 +80,9 @@ class SpawnDef(Strict):
 class TeamDef(Strict):
     name: str = Field(min_length=1, max_length=30, description="team name shown in summaries")
     color: list[Byte] = Field(min_length=3, max_length=3, description="RGB colour, each 0-255")
-    ai: Literal["scripted", "player", "idle"] = Field(
-        default="scripted", description="who controls the team: scripted attack-nearest AI, the player, or nobody")
+    ai: Literal["scripted", "brain", "player", "idle"] = Field(
+        default="scripted", description="who controls the team: the scripted attack-nearest AI, each unit's brain, "
+                                        "the player, or nobody")
     spawns: list[SpawnDef] = Field(min_length=1, max_length=200, description="groups of units the team starts with")
 
 
@@ -91,8 +95,245 @@ class ScenarioDef(Strict):
     teams: list[TeamDef] = Field(min_length=2, max_length=8, description="the sides, team 0 first")
 
 
+# -- brains -------------------------------------------------------------------------------------------------
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+Scalar = Union[bool, int, float, str]
+#: a constant, or "$name" for a fact / blackboard value read when the node runs
+Param = Union[bool, int, float, str]
+
+
+class ConditionDef(Strict):
+    """A comparison ``fact op value`` (gates, emergencies, guards, transitions, condition nodes)."""
+    fact: Name = Field(description="fact (or blackboard key) to read")
+    op: Literal["==", "!=", "<", "<=", ">", ">="] = Field(default="==", description="comparison")
+    value: Scalar = Field(default=True, description="constant to compare with (default true: 'fact is true')")
+
+
+class CurveDef(Strict):
+    """A response curve over the normalised input x in [0, 1]; its output is clamped to [0, 1]."""
+    type: Literal["linear", "polynomial", "logistic", "logit", "step", "piecewise"] = Field(
+        default="linear", description="linear: slope*x+intercept; polynomial: slope*(x-shift)^exponent+intercept; "
+                                      "logistic: 1/(1+exp(-steepness*(x-midpoint))); logit: 0.5+ln(x/(1-x))/steepness; "
+                                      "step: high if x >= threshold else low; piecewise: straight lines through points")
+    slope: float | None = Field(default=None, description="linear, polynomial (default 1)")
+    intercept: float | None = Field(default=None, description="linear, polynomial (default 0)")
+    exponent: float | None = Field(default=None, description="polynomial, > 0 (default 2)")
+    shift: float | None = Field(default=None, description="polynomial (default 0)")
+    steepness: float | None = Field(default=None, description="logistic, logit; non-zero (default 10)")
+    midpoint: float | None = Field(default=None, description="logistic (default 0.5)")
+    threshold: float | None = Field(default=None, description="step (default 0.5)")
+    low: float | None = Field(default=None, description="step: value below the threshold (default 0)")
+    high: float | None = Field(default=None, description="step: value at or above the threshold (default 1)")
+    points: list[Annotated[list[float], Field(min_length=2, max_length=2)]] | None = Field(
+        default=None, max_length=64, description="piecewise: [[x, y], ...] with strictly increasing x")
+
+    @model_validator(mode="after")
+    def _builds(self):
+        from ai.curves import Curve
+        params = {k: v for k, v in self.model_dump(exclude={"type", "points"}).items() if v is not None}
+        Curve(self.type, params, tuple(tuple(p) for p in self.points or ()))
+        return self
+
+
+class PreferenceDef(Strict):
+    input: Name = Field(description="fact to read")
+    range: list[float] = Field(min_length=2, max_length=2,
+                               description="[low, high]: the input is normalised to (x - low) / (high - low), clamped")
+    curve: CurveDef = Field(default_factory=CurveDef, description="response curve (default: linear identity)")
+    weight: float = Field(default=1.0, gt=0, le=1e6, description="weight in the weighted geometric mean, > 0")
+
+    @field_validator("range")
+    @classmethod
+    def _ordered(cls, value):
+        if not value[0] < value[1]:
+            raise ValueError(f"range low {value[0]} must be below high {value[1]}")
+        return value
+
+
+class CandidateDef(Strict):
+    """A behaviour mode the utility selector can choose."""
+    state: str = Field(default="", description="top-level HFSM state the mode runs (default: the candidate id)")
+    gates: list[ConditionDef] = Field(default_factory=list, max_length=32,
+                                      description="necessary conditions: any false -> ineligible")
+    preferences: list[PreferenceDef] = Field(default_factory=list, max_length=32,
+                                             description="scored inputs (none: score 1)")
+
+
+class EmergencyDef(Strict):
+    id: Name = Field(description="emergency name shown in decision records")
+    when: list[ConditionDef] = Field(min_length=1, max_length=16, description="all must hold")
+    candidate: Name = Field(description="candidate to switch to, bypassing hysteresis (never its gates)")
+
+
+class UtilityDef(Strict):
+    margin: float = Field(default=0.1, ge=0, le=1, description="an ordinary switch needs new - current > margin")
+    min_hold: float = Field(default=0.3, ge=0, le=60, description="...and the current mode held this many seconds")
+
+
+class TransitionDef(Strict):
+    to: str = Field(description="state to go to")
+    when: list[ConditionDef] = Field(default_factory=list, max_length=16, description="guard conditions, all must hold")
+    on: Literal["", "done", "failed"] = Field(default="", description="also require the leaf's tree to have "
+                                                                      "finished this way ('' = conditions only)")
+
+
+class StateDef(Strict):
+    parent: str = Field(default="", description="enclosing state ('' = top level)")
+    initial: str = Field(default="", description="child entered first (composite states)")
+    history: Literal["none", "shallow", "deep"] = Field(default="none",
+                                                         description="re-enter the remembered child (shallow) or leaf (deep)")
+    tree: str = Field(default="", description="behavior tree this leaf state runs ('' = none)")
+    transitions: list[TransitionDef] = Field(default_factory=list, max_length=32,
+                                             description="checked outermost state first while active")
+    on_enter: dict[str, Param] = Field(default_factory=dict, description="blackboard writes when entered")
+    on_exit: dict[str, Param] = Field(default_factory=dict, description="blackboard writes when left")
+
+
+class _Node(Strict):
+    pass
+
+
+class _Composite(_Node):
+    children: list[str] = Field(min_length=1, max_length=64, description="child node names, in order")
+
+
+class SequenceNode(_Composite):
+    """Succeeds when every child succeeds, in order."""
+    type: Literal["sequence"]
+    memory: bool = Field(default=True, description="resume at the running child (false: restart from the first each tick)")
+
+
+class SelectorNode(_Composite):
+    """Succeeds with the first child that succeeds."""
+    type: Literal["selector"]
+    memory: bool = Field(default=True, description="resume at the running child (false: restart from the first each tick)")
+
+
+class ReactiveSequenceNode(_Composite):
+    """A sequence that re-checks its conditions every tick (finished actions are not re-run)."""
+    type: Literal["reactive_sequence"]
+
+
+class ReactiveFallbackNode(_Composite):
+    """A selector that re-ticks higher-priority children every tick, halting a lower running one."""
+    type: Literal["reactive_fallback"]
+
+
+class ParallelNode(_Composite):
+    """Ticks all children; succeeds or fails by thresholds."""
+    type: Literal["parallel"]
+    success: Union[int, Literal["all", "one"]] = Field(default="all", description="successes needed")
+    failure: Union[int, Literal["all", "one"]] = Field(default="one", description="failures that fail it")
+
+
+class _Decorator(_Node):
+    child: str = Field(description="the decorated node")
+
+
+class InverterNode(_Decorator):
+    """Swaps success and failure."""
+    type: Literal["inverter"]
+
+
+class RepeatNode(_Decorator):
+    """Runs the child again after each success; fails when it fails."""
+    type: Literal["repeat"]
+    times: int = Field(default=0, ge=0, le=1_000_000, description="successes needed (0 = forever)")
+
+
+class RetryNode(_Decorator):
+    """Runs the child again after each failure."""
+    type: Literal["retry"]
+    attempts: int = Field(default=3, ge=1, le=1_000_000, description="attempts before giving up")
+
+
+class TimeoutNode(_Decorator):
+    """Fails (halting the child) when it runs too long."""
+    type: Literal["timeout"]
+    seconds: float = Field(gt=0, le=3600, description="game seconds allowed")
+
+
+class CooldownNode(_Decorator):
+    """After the child finishes, fails without ticking it for a while."""
+    type: Literal["cooldown"]
+    seconds: float = Field(gt=0, le=3600, description="game seconds to wait")
+
+
+class GuardNode(_Decorator):
+    """Ticks the child only while all conditions hold; halts it when one fails."""
+    type: Literal["guard"]
+    when: list[ConditionDef] = Field(min_length=1, max_length=16, description="conditions")
+
+
+class ConditionNodeDef(_Node):
+    """Succeeds when ``fact op value`` holds."""
+    type: Literal["condition"]
+    fact: Name = Field(description="fact (or blackboard key) to read")
+    op: Literal["==", "!=", "<", "<=", ">", ">="] = Field(default="==", description="comparison")
+    value: Scalar = Field(default=True, description="constant to compare with")
+
+
+class ActionNode(_Node):
+    """Submits an action to the host ledger; running until the ledger reports its end. Halting cancels it."""
+    type: Literal["action"]
+    action: str = Field(description="action kind (see the action table)")
+    target: Union[int, str] = Field(default=0, description="target entity: '$fact' (e.g. '$nearest_enemy') or 0")
+    params: dict[str, Param] = Field(default_factory=dict, description="action parameters; '$fact' reads a fact")
+
+
+class WaitNode(_Node):
+    """Running until some game time has passed (no ledger action)."""
+    type: Literal["wait"]
+    seconds: float = Field(gt=0, le=3600, description="game seconds")
+
+
+class SetNode(_Node):
+    """Writes a blackboard value and succeeds."""
+    type: Literal["set"]
+    key: Name = Field(description="blackboard key")
+    value: Param = Field(description="constant, or '$fact'")
+
+
+class SucceedNode(_Node):
+    """Always succeeds."""
+    type: Literal["succeed"]
+
+
+class FailNode(_Node):
+    """Always fails."""
+    type: Literal["fail"]
+
+
+NodeDef = Annotated[Union[SequenceNode, SelectorNode, ReactiveSequenceNode, ReactiveFallbackNode, ParallelNode,
+                          InverterNode, RepeatNode, RetryNode, TimeoutNode, CooldownNode, GuardNode,
+                          ConditionNodeDef, ActionNode, WaitNode, SetNode, SucceedNode, FailNode],
+                    Field(discriminator="type")]
+
+
+class TreeDef(Strict):
+    root: str = Field(description="name of the root node")
+    nodes: dict[str, NodeDef] = Field(min_length=1, max_length=512,
+                                      description="node name -> node table (its 'type' picks the kind)")
+
+
+class BrainDef(Strict):
+    """An NPC brain (file kind ``brains/``): utility candidates choose a mode, the HFSM runs it, trees act."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id unit types refer to")
+    name: str = Field(default="", max_length=60, description="display name")
+    think_every: int = Field(default=6, ge=1, le=300, description="ticks between ordinary decisions (staggered by entity)")
+    idle_state: str = Field(default="", description="state run while no candidate is eligible ('' = none; "
+                                                    "must not hold reservations)")
+    utility: UtilityDef = Field(default_factory=UtilityDef, description="switching thresholds")
+    candidates: dict[str, CandidateDef] = Field(min_length=1, max_length=64, description="mode name -> candidate")
+    emergencies: list[EmergencyDef] = Field(default_factory=list, max_length=16,
+                                            description="checked in this order (first = most urgent)")
+    states: dict[str, StateDef] = Field(min_length=1, max_length=256, description="HFSM state name -> state")
+    trees: dict[str, TreeDef] = Field(default_factory=dict, max_length=128, description="tree name -> tree")
+
+
 #: directory name -> model
 KINDS: dict[str, type[Strict]] = {
+    "brains": BrainDef,
     "units": UnitDef,
     "maps": MapDef,
     "scenarios": ScenarioDef,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ai.pathfinding import astar, segment_clear, smooth
+from ai.pathfinding import astar, bfs_labels, segment_clear, smooth
 from content.loader import WALKABLE_TILES, TileMap
 
 DOOR_TILES = {"+": "closed", "/": "open", "L": "locked"}
@@ -23,6 +23,8 @@ class NavGrid:
         self.cover: list[bool] = [ch == "c" for row in tilemap.rows for ch in row]
         self.version = 0
         self._cache: dict[tuple, list | None] = {}
+        self._labels: list[int] | None = None
+        self._labels_version = -1
 
     # -- doors ---------------------------------------------------------------
     def set_door(self, tx: int, ty: int, state: str) -> None:
@@ -58,6 +60,27 @@ class NavGrid:
             self._cache.clear()
         self._cache[key] = result
         return None if result is None else list(result)
+
+    def component(self, tx: int, ty: int) -> int:
+        """Label of the walkable area around (tx, ty) (-1 for a blocked tile); recomputed when a door changes.
+
+        8-connected moves never cut corners, so 4-connected areas are exactly the sets A* can connect.
+        """
+        if self._labels_version != self.version:
+            self._labels = bfs_labels(self.walkable, self.width, self.height)
+            self._labels_version = self.version
+        return self._labels[ty * self.width + tx] if self.in_bounds(tx, ty) else -1
+
+    def reachable(self, x: float, y: float, gx: int, gy: int) -> bool:
+        """Can a unit at (x, y) walk to tile (gx, gy) with the doors as they are?"""
+        tx, ty = int(x), int(y)
+        goal = self.component(gx, gy)
+        if goal < 0:
+            return False
+        start = self.component(tx, ty)
+        if start >= 0:
+            return start == goal
+        return self.find_path((tx, ty), (gx, gy)) is not None   # standing on a blocked tile (a door that closed)
 
     def walkable_bits(self) -> bytes:
         return bytes(self.walkable)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from components import (Ammo, Controller, Door, Health, Inventory, Mover, Pickup, Position, Selectable,
-                        Squad, Team, UnitKind, Weapon)
+from components import (Ammo, Brain, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
+                        Selectable, Squad, Team, UnitKind, Weapon)
 from content.schema import UnitDef
 from game.navgrid import DOOR_TILES
 
@@ -17,7 +17,7 @@ def ticks(seconds: float, hz: int) -> int:
 
 def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, ai: str) -> int:
     hz = world.hz
-    return world.create_entity(
+    eid = world.create_entity(
         Position(float(x), float(y)),
         Mover(speed=float(unit.speed)),
         Health(float(unit.hp), float(unit.hp)),
@@ -32,6 +32,9 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
         Controller(ai),
         Inventory(),
     )
+    if ai == "brain" and unit.brain:
+        world.add_decider_state(eid, Brain(brain=unit.brain), Memory())
+    return eid
 
 
 def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: bool = False) -> list[tuple[int, int]]:

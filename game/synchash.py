@@ -23,14 +23,14 @@ def rng_state(rng) -> list:
     return [st["bit_generator"], hex(inner["state"]), hex(inner["inc"]), int(st["has_uint32"]), int(st["uinteger"])]
 
 
-def component_columns(world) -> dict[str, list]:
+def component_columns(world, registry: dict = REGISTRY) -> dict[str, list]:
     """Per component type (by registry name): its column encoding. Shared with snapshots."""
     world.activate()
     columns = {}
-    for name in sorted(REGISTRY):
-        items = sorted(esper.get_component(REGISTRY[name]))
+    for name in sorted(registry):
+        items = sorted(esper.get_component(registry[name]))
         if items:
-            columns[name] = encode_columns(REGISTRY[name], items)
+            columns[name] = encode_columns(registry[name], items)
     return columns
 
 

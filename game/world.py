@@ -28,6 +28,7 @@ class World:
                  controllers: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
         from systems import build_processors, build_executors
+        from systems.brains import attach_perception
 
         if scenario_id not in content.scenarios:
             raise KeyError(scenario_id)
@@ -47,6 +48,9 @@ class World:
             self.controllers[team] = ai
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
+        #: each team's latest enemy sighting [x, y, game seconds] shared by its NPCs (decider state)
+        self.intel: list[list] = [[] for _ in self.scenario.teams]
+        attach_perception(self)
         self.winner: int | None = None
         self.over = False
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
@@ -80,6 +84,12 @@ class World:
         eid = esper.create_entity(*components)
         self.last_entity = eid
         return eid
+
+    def add_decider_state(self, eid: int, *components) -> None:
+        """Attach decider-private components (brains, memories: see components.DECIDER_COMPONENTS)."""
+        self.activate()
+        for comp in components:
+            esper.add_component(eid, comp)
 
     def restore_entity(self, eid: int, components: list) -> None:
         """Recreate entity ``eid`` exactly (snapshot loading); ids must come in ascending order."""

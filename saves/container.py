@@ -20,7 +20,7 @@ import msgpack
 MAX_CHUNK = 64 << 20          # no chunk body above 64 MiB
 MAX_INFLATED = 256 << 20      # a compressed body may not inflate beyond this
 HEADER = struct.Struct("<cII")
-COMPRESSED = frozenset(b"KS")  # keyframes and snapshots
+COMPRESSED = frozenset(b"KSD")  # keyframes, snapshots and decision records
 
 
 class SaveError(Exception):

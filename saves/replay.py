@@ -6,6 +6,7 @@ File layout (see saves/container.py for the chunk framing)::
     H  header: format, game version, content hash, scenario, seed, max ticks, controllers, settings
     K  keyframe: a full snapshot (the first one is the starting state)
     T  ticks: [[tick, requests, sync hash or None], ...]   (about one second per chunk)
+    D  decisions: the NPC brains' decision records of those ticks (zlib-compressed)
     ...
     E  end: the final summary
 
@@ -32,7 +33,7 @@ from saves.container import SaveError, Truncated, expect, frame, read_chunks, re
 from saves.snapshot import restore_world, snapshot_state, world_parts
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
-REPLAY_VERSION = 1
+REPLAY_VERSION = 2
 
 
 class ReplayRecorder:
@@ -44,6 +45,8 @@ class ReplayRecorder:
         self.hash_every = max(1, int(hash_every))
         self.flush_every = max(1, int(flush_every))
         self.pending: list[list] = []
+        self.decisions: list[dict] = []
+        world.decisions.collect = True
         self.fh = open(self.part, "wb")
         header = {
             "format": REPLAY_VERSION, "game": GAME_VERSION, "content_hash": world.content.content_hash,
@@ -66,12 +69,16 @@ class ReplayRecorder:
         if self.pending:
             self._write(b"T", self.pending)
             self.pending = []
+        if self.decisions:
+            self._write(b"D", self.decisions)
+            self.decisions = []
 
     def after_tick(self, world) -> None:
         """Call after every ``world.step()``: records what the ledger processed in that tick."""
         tick = world.tick - 1
         digest = sync_hash(world) if world.tick % self.hash_every == 0 or world.over else None
         self.pending.append([tick, world.ledger.tick_log, digest])
+        self.decisions.extend(world.decisions.take())
         if world.tick % self.keyframe_every == 0 and not world.over:
             self._keyframe(world)
         elif len(self.pending) >= self.flush_every:
@@ -99,6 +106,7 @@ class Replay:
     requests: dict[int, list] = field(default_factory=dict)
     hashes: dict[int, str] = field(default_factory=dict)   # tick after which the hash was taken -> hash
     last_tick: int = -1                                      # last tick with complete records
+    decisions: list = field(default_factory=list)            # NPC decision records, in tick order
     end: dict | None = None
     warning: str | None = None
 
@@ -139,6 +147,12 @@ def read_replay(path) -> Replay:
                     if digest is not None:
                         replay.hashes[tick + 1] = digest
                     replay.last_tick = max(replay.last_tick, tick)
+            elif kind == b"D":
+                expect(path, body, list, f"decision chunk at byte {pos}")
+                for rec in body:
+                    if not (isinstance(rec, dict) and type(rec.get("tick")) is int and type(rec.get("entity")) is int):
+                        raise SaveError(path, f"decision record in chunk at byte {pos} is malformed")
+                replay.decisions.extend(body)
             elif kind == b"E":
                 replay.end = expect(path, body, dict, "end record")
             else:

@@ -13,19 +13,25 @@ import tempfile
 import esper
 import msgpack
 
-from components import Door
+from components import DECIDER_REGISTRY, Door
 from components.columns import decode_columns
 from game import GAME_VERSION
 from game.ledger import ledger_restore
-from game.synchash import hash_bytes, sync_hash, world_state
+from game.synchash import component_columns, hash_bytes, sync_hash, world_state
 from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
 SNAPSHOT_VERSION = 1
 
 
+def decider_state(world) -> dict:
+    """The deciders' private state (brains, memories, team intel): saved, but not in the sync hash."""
+    return {"components": component_columns(world, DECIDER_REGISTRY), "intel": [list(i) for i in world.intel]}
+
+
 def snapshot_state(world) -> dict:
-    """Snapshot metadata plus ``world``: the msgpack bytes of exactly what the sync hash covers."""
+    """Snapshot metadata plus ``world``: the msgpack bytes of exactly what the sync hash covers (and, beside it,
+    the deciders' state)."""
     blob = msgpack.packb(world_state(world), use_bin_type=True)
     return {
         "format": SNAPSHOT_VERSION,
@@ -40,6 +46,7 @@ def snapshot_state(world) -> dict:
         "controllers": list(world.controllers),
         "world": blob,
         "sync_hash": hash_bytes(blob),
+        "deciders": decider_state(world),
     }
 
 
@@ -151,6 +158,7 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
             ledger_restore(world.ledger, parts["ledger"])
         except ValueError as exc:
             raise SaveError(path, f"ledger: {exc}") from None
+        _restore_deciders(path, world, state.get("deciders"))
         if check_hash:
             saved = state.get("sync_hash")
             now = sync_hash(world)
@@ -160,6 +168,35 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
         world.close()
         raise
     return world
+
+
+def _restore_deciders(path, world, deciders) -> None:
+    """Brains, memories and team intel; they must belong to entities that exist and name known brains."""
+    if deciders is None:
+        return                                   # a snapshot without deciders: they start afresh
+    expect(path, deciders, dict, "deciders")
+    comps = expect(path, deciders.get("components"), dict, "deciders.components")
+    intel = expect(path, deciders.get("intel"), list, "deciders.intel")
+    if len(intel) != len(world.intel) or not all(
+            isinstance(i, list) and (not i or (len(i) == 3 and all(type(v) in (int, float) for v in i))) for i in intel):
+        raise SaveError(path, "deciders.intel is malformed")
+    world.intel = [[float(v) for v in i] for i in intel]
+    for name, column in comps.items():
+        try:
+            decoded = decode_columns(name, column, DECIDER_REGISTRY)
+        except (TypeError, ValueError) as exc:
+            raise SaveError(path, f"decider component {name}: {exc}") from None
+        for eid, comp in decoded:
+            if not esper.entity_exists(eid):
+                raise SaveError(path, f"decider component {name} belongs to missing entity {eid}")
+            if name == "Brain":
+                bdef = world.content.brains.get(comp.brain)
+                if bdef is None:
+                    raise SaveError(path, f"entity {eid} runs brain '{comp.brain}', which the loaded content lacks")
+                problem = bdef.check_state(comp)
+                if problem:
+                    raise SaveError(path, f"entity {eid}'s brain state does not fit brain '{comp.brain}': {problem}")
+            esper.add_component(eid, comp)
 
 
 def load_snapshot(path, content, *, force: bool = False):

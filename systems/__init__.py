@@ -1,11 +1,12 @@
 """esper processors, one concern each, run every tick in ``SYSTEM_ORDER``.
 
 deciders (they only submit to the ledger) -> the ledger -> action executors
--> movement -> combat -> death.
+-> movement -> combat -> death -> brains' inboxes (the ends of their actions).
 """
 from __future__ import annotations
 
 from systems.actions import ActionSystem, build_executors
+from systems.brains import BrainInboxSystem, BrainSystem
 from systems.combat import CombatSystem
 from systems.death import DeathSystem
 from systems.ledger_system import LedgerSystem
@@ -13,12 +14,14 @@ from systems.movement import MovementSystem
 from systems.scripted_ai import ScriptedAISystem
 
 SYSTEM_ORDER = (
+    BrainSystem,        # decider: NPC brains (utility -> HFSM -> BT) submit actions
     ScriptedAISystem,   # decider: submits actions
     LedgerSystem,       # accept / reject / start / cancel / time out
     ActionSystem,       # executors advance started actions
     MovementSystem,
     CombatSystem,
     DeathSystem,
+    BrainInboxSystem,   # the ends of brains' actions, for their next decision
 )
 
 

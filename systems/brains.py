@@ -1,0 +1,131 @@
+"""NPC brains in the tick: perception facts in, ledger submissions out, a decision record per decision.
+
+``BrainSystem`` runs first among the deciders. An NPC decides when its
+staggered slot comes round (every ``think_every`` ticks, offset by entity id,
+so a thousand NPCs do not all decide on the same tick), and also on the very
+next tick after something it waits for happened: one of its ledger actions
+ended, its mode ended, or a switch is waiting for the old mode's actions to be
+released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
+appends its record to ``world.decisions``.
+
+``BrainInboxSystem`` runs last in the tick: it hands every terminal ledger
+event of a brain's action to that brain's inbox and wakes it. Doing this at the
+end of the tick keeps everything a brain needs inside its component, so a
+snapshot taken between ticks continues exactly.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import esper
+
+from ai.bt import FAILURE, RUNNING, SUCCESS
+from components import Brain, Controller
+from game.ledger import CONFIRMED, TERMINAL
+from systems.perception import Perception
+
+INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
+RING = 64                  # decision records kept per NPC in memory
+
+
+class DecisionLog:
+    """Decision records: a ring buffer per NPC, and the records of the current tick for the replay recorder."""
+
+    def __init__(self, ring: int = RING):
+        self.ring = ring
+        self.by_entity: dict[int, deque] = {}
+        self.pending: list[dict] = []
+        self.collect = False           # a replay recorder sets this and takes the records every tick
+
+    def add(self, rec: dict) -> None:
+        buf = self.by_entity.get(rec["entity"])
+        if buf is None:
+            buf = self.by_entity[rec["entity"]] = deque(maxlen=self.ring)
+        buf.append(rec)
+        if self.collect:
+            self.pending.append(rec)
+
+    def take(self) -> list[dict]:
+        out, self.pending = self.pending, []
+        return out
+
+    def latest(self, eid: int) -> dict | None:
+        buf = self.by_entity.get(eid)
+        return buf[-1] if buf else None
+
+
+class LedgerActuator:
+    """The brain's view of the ledger: submit, read an action's end from the inbox, cancel."""
+    __slots__ = ("world", "eid", "brain")
+
+    def __init__(self, world, eid: int, brain):
+        self.world = world
+        self.eid = eid
+        self.brain = brain
+
+    def submit(self, kind: str, target: int, params: dict) -> int:
+        return self.world.ledger.submit(self.world.tick, kind, self.eid, target, params, source="brain").id
+
+    def status(self, aid: int) -> tuple[int, str]:
+        inbox = self.brain.inbox
+        for i, entry in enumerate(inbox):
+            if entry[0] == aid:
+                del inbox[i]
+                return (SUCCESS if entry[1] == CONFIRMED else FAILURE), entry[2]
+        return RUNNING, ""
+
+    def cancel(self, aid: int) -> None:
+        self.world.ledger.cancel(aid, "cancelled by brain")
+
+
+class BrainSystem(esper.Processor):
+    def process(self, world):
+        if not world.deciders_enabled:
+            return
+        tick = world.tick
+        now = tick * world.dt
+        brains = world.content.brains
+        perception = world.perception
+        log = world.decisions
+        for eid, (brain, ctl) in sorted(esper.get_components(Brain, Controller)):
+            if ctl.ai != "brain":
+                continue
+            bdef = brains.get(brain.brain)
+            if bdef is None:
+                continue
+            if not (brain.wake or brain.pending or brain.status != "running" or (eid + tick) % bdef.think_every == 0):
+                continue
+            brain.wake = False
+            if brain.inbox:
+                brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]
+            facts = perception.facts(eid, now)
+            rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
+            rec["tick"] = tick
+            rec["entity"] = eid
+            log.add(rec)
+
+
+class BrainInboxSystem(esper.Processor):
+    """End of the tick: the ends of brains' ledger actions go to their inboxes."""
+
+    def process(self, world):
+        if not world.deciders_enabled:
+            return
+        ledger = world.ledger
+        tick = world.tick
+        for aid, state, reason in ledger.events:
+            if state not in TERMINAL:
+                continue
+            action = ledger.actions.get(aid)
+            if action is None or action.source != "brain" or not esper.entity_exists(action.actor):
+                continue
+            brain = esper.try_component(action.actor, Brain)
+            if brain is None:
+                continue
+            brain.inbox.append([aid, state, reason, tick])
+            brain.wake = True
+
+
+def attach_perception(world) -> None:
+    world.perception = Perception(world)
+    world.decisions = DecisionLog()

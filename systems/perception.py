@@ -1,0 +1,212 @@
+"""Perception: the read-only fact snapshot an NPC's brain decides on (content/catalog.py lists the facts).
+
+Facts are computed on demand for the NPCs that think this tick, from the
+world's per-tick team index (numpy arrays of positions), the nav grid and the
+ledger's reservations. Line of sight is checked only for the few nearest
+enemies in sight range. What an NPC remembers between decisions (its last
+sighting, when it was last hurt, whether it scouted the enemy's ground) is
+its ``Memory`` component; a team shares its latest sighting (``world.intel``).
+Both are decider state: saved in snapshots, outside the sync hash.
+
+Every value is a plain Python number, bool or string (never a numpy scalar),
+so facts can go straight into ledger parameters and decision records.
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+import numpy as np
+
+from components import Ammo, Health, Inventory, Memory, Pickup, Position, Team, UnitKind, Weapon
+
+INF = math.inf
+LOS_CHECKS = 6            # enemies in sight range whose line of sight is checked, nearest first
+ALLY_RADIUS = 6.0
+COVER_RADIUS = 20.0
+SEARCH_MEMORY = 15.0      # seconds a sighting stays worth searching
+ARRIVED = 2.5             # tiles: close enough to a search point to call it checked
+HURT_MEMORY = 2.0
+
+
+class Perception:
+    """Static per-match data plus the fact builder; one per World (``world.perception``)."""
+
+    def __init__(self, world):
+        self.world = world
+        nav = world.nav
+        cover = [(i % nav.width, i // nav.width) for i, c in enumerate(nav.cover) if c]
+        self.cover = np.array(cover, dtype=np.float64).reshape(-1, 2)
+        self.cover_tiles = [(int(x), int(y)) for x, y in cover]
+        self.sight = {uid: float(u.sight) for uid, u in world.content.units.items()}
+        # where each team's enemies started: the first place worth scouting
+        spawns: dict[int, list] = {}
+        for t, team in enumerate(world.scenario.teams):
+            spawns[t] = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in team.spawns]
+        self.enemy_ground: dict[int, tuple[float, float]] = {}
+        for t in spawns:
+            pts = [p for other, ps in spawns.items() if other != t for p in ps]
+            if pts:
+                self.enemy_ground[t] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+    def facts(self, eid: int, now: float) -> dict:
+        world = self.world
+        pos = esper.component_for_entity(eid, Position)
+        health = esper.component_for_entity(eid, Health)
+        ammo = esper.component_for_entity(eid, Ammo)
+        weapon = esper.component_for_entity(eid, Weapon)
+        team = esper.component_for_entity(eid, Team).team
+        mem = esper.component_for_entity(eid, Memory)
+        kind = esper.component_for_entity(eid, UnitKind).kind
+        inv = esper.try_component(eid, Inventory)
+        x, y = pos.x, pos.y
+        nav = world.nav
+        tx, ty = int(x), int(y)
+
+        if mem.last_hp >= 0 and health.hp < mem.last_hp:
+            mem.hurt_at = now
+        mem.last_hp = health.hp
+        clip, reserve = ammo.clip, ammo.reserve
+        in_cover = nav.is_cover(tx, ty)
+        f = {
+            "x": x, "y": y, "hp": health.hp, "hp_frac": max(0.0, health.hp / health.max_hp),
+            "under_fire": now - mem.hurt_at < HURT_MEMORY,
+            "clip": clip, "clip_size": ammo.clip_size, "clip_empty": clip <= 0, "reserve": reserve,
+            "ammo_total": clip + reserve, "has_ammo": clip > 0, "weapon_range": weapon.range,
+            "in_cover": in_cover, "has_key": inv is not None and inv.keys > 0,
+        }
+
+        # -- enemies and allies ----------------------------------------------------------------------------
+        index = world.team_index()
+        sight = self.sight.get(kind, 10.0)
+        visible = []
+        for other, (ids, xs, ys) in sorted(index.items()):
+            if other == team or len(ids) == 0:
+                continue
+            d2 = (xs - x) ** 2 + (ys - y) ** 2
+            near = np.flatnonzero(d2 <= sight * sight)
+            if near.size:
+                for i in near[np.lexsort((ids[near], d2[near]))][:LOS_CHECKS]:
+                    ex, ey = float(xs[i]), float(ys[i])
+                    if nav.clear_line(x, y, ex, ey):
+                        visible.append((float(d2[i]), int(ids[i]), ex, ey))
+        visible.sort()
+        allies = 0
+        own = index.get(team)
+        if own is not None and len(own[0]):
+            _ids, axs, ays = own
+            allies = int(np.count_nonzero((axs - x) ** 2 + (ays - y) ** 2 <= ALLY_RADIUS * ALLY_RADIUS)) - 1
+        f["enemy_visible"] = bool(visible)
+        f["enemies_visible"] = len(visible)
+        f["allies_near"] = max(0, allies)
+        f["force_ratio"] = (f["allies_near"] + 1) / (f["allies_near"] + 1 + len(visible))
+        if visible:
+            d2, enemy, ex, ey = visible[0]
+            dist = math.sqrt(d2)
+            ehealth = esper.component_for_entity(enemy, Health)
+            f.update(nearest_enemy=enemy, enemy_x=ex, enemy_y=ey, enemy_distance=dist,
+                     enemy_in_range=dist <= weapon.range, enemy_hp_frac=max(0.0, ehealth.hp / ehealth.max_hp))
+            mem.seen_x, mem.seen_y, mem.seen_at = ex, ey, now
+            intel = world.intel[team]
+            if not intel or intel[2] < now:
+                world.intel[team] = [ex, ey, now]
+        else:
+            f["enemy_distance"] = INF
+            f["enemy_in_range"] = False
+        f["seen_ago"] = now - mem.seen_at if mem.seen_at > -1e8 else INF
+
+        # -- where to search -------------------------------------------------------------------------------------
+        target = None
+        if not visible:
+            intel = world.intel[team]
+            if now - mem.seen_at < SEARCH_MEMORY:
+                target = ("own", mem.seen_x, mem.seen_y)
+            elif intel and now - intel[2] < SEARCH_MEMORY and intel[2] > mem.ignore_intel_before:
+                target = ("team", intel[0], intel[1])
+            elif not mem.recon_done and team in self.enemy_ground:
+                gx, gy = self.enemy_ground[team]
+                target = ("recon", gx, gy)
+            if target is not None and math.hypot(target[1] - x, target[2] - y) <= ARRIVED:
+                if target[0] == "own":
+                    mem.seen_at = -1e9
+                elif target[0] == "team":
+                    mem.ignore_intel_before = intel[2]
+                else:
+                    mem.recon_done = True
+                target = None
+        f["search_known"] = target is not None
+        if target is not None:
+            f.update(search_x=float(target[1]), search_y=float(target[2]),
+                     search_distance=math.hypot(target[1] - x, target[2] - y))
+        else:
+            f["search_distance"] = INF
+
+        # -- cover ------------------------------------------------------------------------------------------------
+        self._cover(f, eid, x, y, tx, ty, in_cover, visible)
+        # -- pickups ---------------------------------------------------------------------------------------------
+        self._pickups(f, eid, x, y)
+        return f
+
+    def _cover(self, f: dict, eid: int, x: float, y: float, tx: int, ty: int, in_cover: bool, visible) -> None:
+        world = self.world
+        if in_cover:
+            f.update(cover_known=True, cover_x=tx, cover_y=ty, cover_distance=0.0)
+            return
+        f["cover_known"] = False
+        f["cover_distance"] = INF
+        if not len(self.cover):
+            return
+        cx = self.cover[:, 0] + 0.5
+        cy = self.cover[:, 1] + 0.5
+        d = np.hypot(cx - x, cy - y)
+        score = d.copy()
+        if visible:
+            _d2, _e, ex, ey = visible[0]
+            score += np.where(np.hypot(cx - ex, cy - ey) < d, 8.0, 0.0)   # cover nearer the enemy than to me
+        ledger = world.ledger
+        nav = world.nav
+        order = np.lexsort((np.arange(len(d)), score))
+        checked = 0
+        for i in order:
+            if d[i] > COVER_RADIUS or checked >= 3:
+                break
+            ctx, cty = self.cover_tiles[i]
+            holder = ledger.exclusive.get(("cover", ctx, cty))
+            if holder is not None and ledger.actions[holder].actor != eid:
+                continue
+            checked += 1
+            if nav.reachable(x, y, ctx, cty):
+                f.update(cover_known=True, cover_x=ctx, cover_y=cty, cover_distance=float(d[i]))
+                return
+
+    def _pickups(self, f: dict, eid: int, x: float, y: float) -> None:
+        ledger = self.world.ledger
+        best = {"ammo": None, "key": None}
+        for pid, pick in sorted(esper.get_component(Pickup)):
+            holder = ledger.exclusive.get(("pickup", pid))
+            if holder is not None and ledger.actions[holder].actor != eid:
+                continue
+            if pick.kind not in best:
+                continue
+            d = math.hypot(pick.tx + 0.5 - x, pick.ty + 0.5 - y)
+            cur = best[pick.kind]
+            if cur is None or d < cur[0]:
+                best[pick.kind] = (d, pid)
+        crate, key = best["ammo"], best["key"]
+        f["crate_known"] = crate is not None
+        f["crate_distance"] = crate[0] if crate else INF
+        if crate:
+            f["crate"] = crate[1]
+        f["key_known"] = key is not None
+        if key:
+            f["key"] = key[1]
+
+
+#: every fact name perception can produce (tests hold this equal to content.catalog.FACTS)
+PRODUCES = frozenset({
+    "x", "y", "hp", "hp_frac", "under_fire", "clip", "clip_size", "clip_empty", "reserve", "ammo_total", "has_ammo",
+    "weapon_range", "in_cover", "has_key", "enemy_visible", "enemies_visible", "nearest_enemy", "enemy_x", "enemy_y",
+    "enemy_distance", "enemy_in_range", "enemy_hp_frac", "allies_near", "force_ratio", "seen_ago", "search_known",
+    "search_x", "search_y", "search_distance", "cover_known", "cover_x", "cover_y", "cover_distance", "crate_known",
+    "crate", "crate_distance", "key_known", "key",
+})

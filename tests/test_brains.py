@@ -1,0 +1,166 @@
+"""NPC brains in the running game: the real ledger, staggering, snapshots and replays."""
+import collections
+
+import esper
+import pytest
+
+from components import Brain, Health, Position
+from game.ledger import CANCELLED
+from game.world import World
+from saves.replay import ReplayRecorder, read_replay, verify
+from saves.snapshot import encode_snapshot, load_snapshot, save_snapshot
+from systems.death import DeathSystem
+from tests.conftest import spawn
+
+ARENA = [
+    "##############################",
+    "#............................#",
+    "#............................#",
+    "#..........c.................#",
+    "#............................#",
+    "#............................#",
+    "##############################",
+]
+
+
+def brain_teams(blue: str, red: str, red_ai: str = "idle") -> str:
+    return f"""
+[[teams]]
+name = "Blue"
+color = [0, 0, 255]
+ai = "brain"
+{blue}
+
+[[teams]]
+name = "Red"
+color = [255, 0, 0]
+ai = "{red_ai}"
+{red}
+"""
+
+
+FAST_THINKING = {"brains/guard.toml": 'id = "guard"\nthink_every = 1\n'}
+
+
+def kill(world, eid):
+    world.activate()
+    esper.component_for_entity(eid, Health).hp = 0.0
+    DeathSystem().process(world)
+
+
+def test_enemy_destroyed_mid_approach_leaves_engage_at_once_cancels_the_move_and_searches(make_world):
+    red = spawn("rifleman", 12, 2) + spawn("rifleman", 28, 5)        # the second one is far out of sight
+    world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2), red), extra=FAST_THINKING)
+    world.activate()
+    blue = min(e for e, _ in esper.get_component(Brain))
+    brain = esper.component_for_entity(blue, Brain)
+    while brain.mode != "engage":
+        world.step()
+    assert brain.path == ["engage", "approach"]
+    world.step()
+    move = world.ledger.current(blue)
+    assert move is not None and move.kind == "move" and move.source == "brain"
+    entered = brain.since
+    red = move.target or min(e for e, _h in esper.get_component(Health) if e != blue)
+    kill(world, red)
+    world.step()
+    rec = world.decisions.latest(blue)
+    assert rec["reason"] == "invalidation" and rec["choice"] == "search"
+    assert rec["time"] - entered < 0.3                   # well inside the 0.3 s minimum hold
+    assert "gate failed: enemy_visible" in rec["detail"]
+    assert brain.pending and brain.mode == ""
+    world.step()                                         # the ledger released it; search's gates hold again
+    assert world.ledger.get(move.id).state == CANCELLED
+    assert world.ledger.get(move.id).reason == "cancelled by brain"
+    rec = world.decisions.latest(blue)
+    assert rec["reason"] == "entered after release" and brain.mode == "search"
+
+
+def test_a_hurt_guard_retreats_to_cover_and_shoots_from_it(make_world):
+    world = make_world(ARENA, brain_teams(spawn("rifleman", 8, 3), spawn("rifleman", 15, 3)))
+    world.activate()
+    blue = min(e for e, _ in esper.get_component(Brain))
+    esper.component_for_entity(blue, Health).hp = 20.0       # hp_frac 0.2 with an enemy in sight: an emergency
+    modes = []
+    for _ in range(120):
+        world.step()
+        rec = world.decisions.latest(blue)
+        if rec:
+            modes.append((rec["mode"], tuple(rec["state"])))
+        if not esper.entity_exists(blue):
+            break
+    assert ("retreat", ("retreat", "take_cover")) in modes
+    assert ("retreat", ("retreat", "hold_cover")) in modes
+    pos = esper.component_for_entity(blue, Position) if esper.entity_exists(blue) else None
+    if pos is not None:
+        assert world.nav.is_cover(int(pos.x), int(pos.y))
+
+
+def test_decisions_are_staggered_across_ticks(content):
+    from benchmarks.run import scaled_content
+    scaled, sid = scaled_content(content, 300, ai="brain")
+    world = World(scaled, sid, 1)
+    try:
+        world.run(40)
+        per_tick = collections.Counter(r["tick"] for bucket in world.decisions.by_entity.values() for r in bucket)
+        npcs = sum(world.alive_per_team())
+        busiest = max(per_tick[t] for t in range(20, 40))
+        assert busiest < npcs / 2, (busiest, npcs)        # nowhere near everyone deciding on the same tick
+        assert min(per_tick[t] for t in range(20, 40)) > 0
+    finally:
+        world.close()
+
+
+def test_skirmish_guards_choose_between_engage_search_retreat_and_idle_in_the_replay(content, tmp_path):
+    path = tmp_path / "m.rtsreplay"
+    world = World(content, "skirmish", 1)
+    rec = ReplayRecorder(path, world)
+    while not world.over:
+        world.step()
+        rec.after_tick(world)
+    rec.close(world)
+    world.close()
+    replay = read_replay(path)
+    modes = collections.Counter(r["mode"] for r in replay.decisions)
+    states = collections.Counter(tuple(r["state"]) for r in replay.decisions)
+    assert {"engage", "search", "retreat", None} <= set(modes), modes
+    assert {("engage", "approach"), ("engage", "shoot"), ("retreat", "take_cover")} <= set(states)
+    reasons = collections.Counter(r["reason"] for r in replay.decisions)
+    assert reasons["held by hysteresis"] > 0 and reasons["invalidation"] > 0 and reasons["emergency"] > 0
+    one = next(r for r in replay.decisions if r["mode"] == "engage")
+    cand = next(c for c in one["candidates"] if c["id"] == "engage")
+    assert cand["gates"] and cand["prefs"][0][0] == "hp_frac" and cand["score"] > 0
+    assert verify(replay, content).ok
+
+
+def test_snapshot_with_brains_continues_identically(content, tmp_path):
+    straight = World(content, "skirmish", 5)
+    straight.run(700)
+    expected = straight.summary()["sync_hash"]
+    straight.close()
+    first = World(content, "skirmish", 5)
+    first.run(260)
+    save_snapshot(first, tmp_path / "mid.rtssave")
+    first.close()
+    loaded = load_snapshot(tmp_path / "mid.rtssave", content)
+    try:
+        loaded.activate()
+        modes = {b.mode for _e, b in esper.get_component(Brain)}
+        assert modes - {""}, "brain state travels with the snapshot"
+        loaded.run(700 - loaded.tick)
+        assert loaded.summary()["sync_hash"] == expected
+    finally:
+        loaded.close()
+
+
+def test_a_snapshot_with_a_broken_brain_state_is_refused(content, tmp_path):
+    from saves.container import SaveError
+    world = World(content, "skirmish", 2)
+    world.run(40)
+    world.activate()
+    eid, brain = min(esper.get_component(Brain))
+    brain.path = ["engage", "nowhere"]
+    save_snapshot(world, tmp_path / "bad.rtssave")
+    world.close()
+    with pytest.raises(SaveError, match="brain state does not fit brain 'guard'"):
+        load_snapshot(tmp_path / "bad.rtssave", content)
