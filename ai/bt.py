@@ -65,9 +65,14 @@ class Context:
         self.bb = bb
         self.actuator = actuator
         self.now = now
-        self.reason = ""          # why the last leaf failed (for decision records)
+        self.reason = ""          # why the last leaf failed: a string, or the failing node (formatted by why())
         self.planner = planner    # plan leaves call into it (see ai/executor.py)
         self.events = []          # (node name, what happened) this tick, for records
+
+    def why(self) -> str:
+        """The last failure as text (conditions leave just themselves, so failing is cheap)."""
+        r = self.reason
+        return r.failure_text() if isinstance(r, Node) else r
 
     def resolve(self, value):
         """A ``"$name"`` string is replaced by the fact (or blackboard value) of that name."""
@@ -120,11 +125,14 @@ class Node:
     def describe(self) -> str:
         return self.type_name
 
+    def failure_text(self) -> str:
+        return f"{self.name} failed"
+
 
 # -- composites ----------------------------------------------------------------------------------------------
 class Sequence(Node):
     type_name = "sequence"
-    nslots = 2                                   # status, running child index (with memory)
+    nslots = 2                  # status; with memory the child to resume at, without it the running child + 1
 
     def __init__(self, children, memory: bool = True, name: str = ""):
         super().__init__(name)
@@ -135,21 +143,43 @@ class Sequence(Node):
         mem = ctx.mem
         s = self.s
         children = self.children
-        i = mem[s + 1] if self.memory else 0
-        n = len(children)
-        while i < n:
-            st = children[i].tick(ctx)
+        if self.memory:
+            i = mem[s + 1]
+            n = len(children)
+            while i < n:
+                st = children[i].tick(ctx)
+                if st == SUCCESS:
+                    i += 1
+                    continue
+                if st == RUNNING:
+                    mem[s + 1] = i
+                    mem[s] = RUNNING
+                    return RUNNING
+                mem[s + 1] = 0
+                mem[s] = FAILURE
+                return FAILURE
+            mem[s + 1] = 0
+            mem[s] = SUCCESS
+            return SUCCESS
+        running = mem[s + 1] - 1                  # the child that was running, if any
+        i = 0
+        for child in children:
+            st = child.tick(ctx)
             if st == SUCCESS:
                 i += 1
                 continue
-            if not self.memory:
-                self._halt_running(ctx, i + 1)
+            if running > i and mem[children[running].s] == RUNNING:
+                children[running].halt(ctx)       # no longer reached: stop it
             if st == RUNNING:
-                mem[s + 1] = i
+                mem[s + 1] = i + 1
                 mem[s] = RUNNING
                 return RUNNING
-            return self._reset(mem, FAILURE)
-        return self._reset(mem, SUCCESS)
+            mem[s + 1] = 0
+            mem[s] = FAILURE
+            return FAILURE
+        mem[s + 1] = 0
+        mem[s] = SUCCESS
+        return SUCCESS
 
     def describe(self):
         return self.type_name + ("" if self.memory else " (no memory)")
@@ -168,21 +198,43 @@ class Selector(Node):
         mem = ctx.mem
         s = self.s
         children = self.children
-        i = mem[s + 1] if self.memory else 0
-        n = len(children)
-        while i < n:
-            st = children[i].tick(ctx)
+        if self.memory:
+            i = mem[s + 1]
+            n = len(children)
+            while i < n:
+                st = children[i].tick(ctx)
+                if st == FAILURE:
+                    i += 1
+                    continue
+                if st == RUNNING:
+                    mem[s + 1] = i
+                    mem[s] = RUNNING
+                    return RUNNING
+                mem[s + 1] = 0
+                mem[s] = SUCCESS
+                return SUCCESS
+            mem[s + 1] = 0
+            mem[s] = FAILURE
+            return FAILURE
+        running = mem[s + 1] - 1
+        i = 0
+        for child in children:
+            st = child.tick(ctx)
             if st == FAILURE:
                 i += 1
                 continue
-            if not self.memory:
-                self._halt_running(ctx, i + 1)
+            if running > i and mem[children[running].s] == RUNNING:
+                children[running].halt(ctx)
             if st == RUNNING:
-                mem[s + 1] = i
+                mem[s + 1] = i + 1
                 mem[s] = RUNNING
                 return RUNNING
-            return self._reset(mem, SUCCESS)
-        return self._reset(mem, FAILURE)
+            mem[s + 1] = 0
+            mem[s] = SUCCESS
+            return SUCCESS
+        mem[s + 1] = 0
+        mem[s] = FAILURE
+        return FAILURE
 
     def describe(self):
         return self.type_name + ("" if self.memory else " (no memory)")
@@ -473,13 +525,22 @@ class ConditionNode(Node):
     def __init__(self, condition: Condition, name: str = ""):
         super().__init__(name)
         self.condition = condition
+        self.fact = condition.fact
+        self.test = condition.test
 
     def tick(self, ctx):
-        st = SUCCESS if self.condition.check(ctx.facts, ctx.bb) else FAILURE
-        if st == FAILURE:
-            ctx.reason = f"{self.name}: {self.condition} is false"
-        ctx.mem[self.s] = st
-        return st
+        actual = ctx.facts.get(self.fact, _MISSING)
+        if actual is _MISSING:
+            actual = ctx.bb.get(self.fact, _MISSING)
+        if self.test(actual):
+            ctx.mem[self.s] = SUCCESS
+            return SUCCESS
+        ctx.reason = self                          # formatted only if someone asks (Context.why)
+        ctx.mem[self.s] = FAILURE
+        return FAILURE
+
+    def failure_text(self) -> str:
+        return f"{self.name}: {self.condition} is false"
 
     def describe(self):
         return f"if {self.condition}"
@@ -601,8 +662,11 @@ class Fail(Node):
 
     def tick(self, ctx):
         ctx.mem[self.s] = FAILURE
-        ctx.reason = f"{self.name}: fails by design"
+        ctx.reason = self
         return FAILURE
+
+    def failure_text(self) -> str:
+        return f"{self.name}: fails by design"
 
 
 class Plan(Node):

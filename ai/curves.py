@@ -18,7 +18,6 @@ one is refused at load time with its file, line and key.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 #: kind -> {parameter: default}
@@ -121,17 +120,19 @@ class Curve:
         if kind == "step":
             t, lo, hi = p["threshold"], p["low"], p["high"]
             return lambda x: hi if x >= t else lo
-        xs = [x for x, _ in self.points]
-        ys = [y for _, y in self.points]
+        pts = self.points
+        first_x, first_y = pts[0]
+        last_y = pts[-1][1]
+        # (end x, start x, start y, slope) per segment, scanned in order: curves have few points
+        segments = tuple((x1, x0, y0, (y1 - y0) / (x1 - x0)) for (x0, y0), (x1, y1) in zip(pts, pts[1:]))
 
         def piecewise(x):
-            if x <= xs[0]:
-                return ys[0]
-            if x >= xs[-1]:
-                return ys[-1]
-            i = bisect_right(xs, x)
-            x0, x1, y0, y1 = xs[i - 1], xs[i], ys[i - 1], ys[i]
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+            if x <= first_x:
+                return first_y if x == x else math.nan
+            for x1, x0, y0, slope in segments:
+                if x <= x1:
+                    return y0 + slope * (x - x0)
+            return last_y if x == x else math.nan
         return piecewise
 
     def __call__(self, x: float) -> float:

@@ -213,7 +213,7 @@ class Machine:
         if st == RUNNING:
             return RUNNING, ""
         event = "done" if st == SUCCESS else "failed"
-        reason = ctx.reason
+        reason = ctx.why()
         for sid in list(rt.path):
             for tr in self.states[sid].transitions:
                 if tr.on == event and all(c.check(facts, bb) for c in tr.when):

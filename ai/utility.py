@@ -162,7 +162,7 @@ def make_scorer(candidate: Candidate):
                 eligible = False
                 continue
             try:
-                ok = bool(fn(actual, value))
+                ok = fn(actual, value) is True
             except TypeError:
                 ok = False
             gates.append((label, actual if type(actual) in simple else plain(actual), ok))
@@ -175,29 +175,25 @@ def make_scorer(candidate: Candidate):
         if not valid:
             return _score_checked(candidate, facts, bb, eps, gates, [])
         prefs = []
+        append = prefs.append
         log_sum = 0.0
         weight_sum = 0.0
-        for name, lo, inv_span, fn, weight in pref_rows:
-            raw = get(name, missing)
-            if type(raw) is not float:
-                if raw is missing and bb is not None:
-                    raw = bb.get(name, missing)
-                kind = type(raw)
-                if kind is int or kind is bool:
-                    raw = float(raw)
-                elif kind is not float:
-                    return _score_checked(candidate, facts, bb, eps, gates, [])
-            if raw - raw != 0.0:                         # nan or +-inf
-                return _score_checked(candidate, facts, bb, eps, gates, [])
-            norm = (raw - lo) * inv_span
-            norm = 0.0 if norm < 0.0 else 1.0 if norm > 1.0 else norm
-            curved = fn(norm)
-            if curved - curved != 0.0:
-                return _score_checked(candidate, facts, bb, eps, gates, [])
-            prefs.append((name, raw, norm, curved, weight))
-            s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
-            log_sum += weight * log(s if s > eps else eps)
-            weight_sum += weight
+        check = 0.0          # sum of every input and curve value: not finite iff one of them is not (or overflowed)
+        try:
+            for name, lo, inv_span, fn, weight in pref_rows:
+                raw = get(name, missing)
+                norm = (raw - lo) * inv_span              # TypeError for a missing or non-numeric input
+                norm = 0.0 if norm < 0.0 else 1.0 if norm > 1.0 else norm
+                curved = fn(norm)
+                check += raw + curved
+                append((name, raw, norm, curved, weight))
+                s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
+                log_sum += weight * log(s if s > eps else eps)
+                weight_sum += weight
+        except TypeError:
+            return _score_checked(candidate, facts, bb, eps, gates, [])
+        if check - check != 0.0 or type(check) is not float:
+            return _score_checked(candidate, facts, bb, eps, gates, [])   # it names the value, or finds none
         # once a sum is infinite it stays non-finite, so one check after the loop sees any overflow
         if log_sum - log_sum != 0.0 or weight_sum - weight_sum != 0.0:
             return _ineligible(cid, gates, prefs, "weighted sum overflowed")
@@ -221,23 +217,23 @@ def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: lis
         if kind is int or kind is bool:
             raw = float(raw)
         elif kind is not float:
-            prefs.append([name, None if raw is _MISSING else _plain(raw), None, None, weight_rec])
+            prefs.append((name, None if raw is _MISSING else _plain(raw), None, None, weight_rec))
             problem = f"input '{name}' is missing" if raw is _MISSING else f"input '{name}' is not a number ({raw!r})"
             return _ineligible(candidate.id, gates, prefs, problem)
         if not math.isfinite(raw):
-            prefs.append([name, repr(raw), None, None, weight_rec])
+            prefs.append((name, repr(raw), None, None, weight_rec))
             return _ineligible(candidate.id, gates, prefs, f"input '{name}' is not finite ({raw!r})")
         problem = pref.config_problem()
         if problem is not None:
-            prefs.append([name, raw, None, None, weight_rec])
+            prefs.append((name, raw, None, None, weight_rec))
             return _ineligible(candidate.id, gates, prefs, problem)
         norm = min(1.0, max(0.0, (raw - pref.lo) / (pref.hi - pref.lo)))
         curved = pref.curve(norm)
         if not math.isfinite(curved):
-            prefs.append([name, raw, norm, repr(curved), weight_rec])
+            prefs.append((name, raw, norm, repr(curved), weight_rec))
             return _ineligible(candidate.id, gates, prefs,
                                f"curve {pref.curve.describe()} gave {curved!r} for '{name}'")
-        prefs.append([name, raw, norm, curved, weight_rec])
+        prefs.append((name, raw, norm, curved, weight_rec))
         s = min(1.0, max(0.0, curved))
         log_sum += pref.weight * math.log(max(s, eps))
         weight_sum += pref.weight

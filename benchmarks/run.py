@@ -22,6 +22,7 @@ from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
+SUITES = ["sim", "saves", "brains", "all"]
 
 
 def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
@@ -125,6 +126,12 @@ def main(args) -> int:
         if not args.json:
             print()
             saves.print_report(out["saves"])
+    if suite in ("brains", "all"):
+        from benchmarks import brains
+        out["brains"] = brains.run()
+        if not args.json:
+            print()
+            brains.print_report(out["brains"])
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0
@@ -135,5 +142,5 @@ def cli(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--units", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument("--ticks", type=int, default=600)
-    parser.add_argument("--suite", choices=["sim", "saves", "all"], default="all")
+    parser.add_argument("--suite", choices=SUITES, default="all")
     return main(parser.parse_args(argv))

@@ -131,7 +131,8 @@ def cmd_validate(args) -> int:
             print(str(problem), file=sys.stderr)
         print(f"{len(exc.problems)} problem(s); nothing was loaded", file=sys.stderr)
         return EXIT_USAGE
-    print(f"ok: {len(content.units)} units, {len(content.maps)} maps, {len(content.scenarios)} scenarios "
+    print(f"ok: {len(content.brains)} brains, {len(content.units)} units, {len(content.maps)} maps, "
+          f"{len(content.scenarios)} scenarios "
           f"from {len(content.files)} files (content hash {content.content_hash})")
     return 0
 
@@ -221,8 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
     p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
-    p.add_argument("--suite", choices=["sim", "saves", "all"], default="all",
-                   help="sim: ticks/s; saves: replay verify, seek and snapshot figures")
+    p.add_argument("--suite", choices=["sim", "saves", "brains", "all"], default="all",
+                   help="sim: ticks/s; saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
+                        "py_trees, utility selection, 1000 NPCs with brains")
     p.set_defaults(func=cmd_bench)
     return parser
 

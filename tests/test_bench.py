@@ -1,0 +1,23 @@
+"""The benchmarks stay runnable (quick sizes; speed targets live in the benchmark, not here)."""
+from benchmarks import brains
+
+
+def test_brain_benchmarks_run_and_measure_the_same_tree():
+    bt = brains.bench_bt()
+    assert bt["nodes"] == 41 and bt["ours_us"] > 0
+    assert bt["speedup"] is None or bt["speedup"] > 0
+    ut = brains.bench_utility()
+    assert ut["candidates"] == 8 and ut["decide_us"] > 0 and ut["bare_loop_us"] > 0
+    npc = brains.bench_npcs(units=40, ticks=10)
+    assert npc["brain_tps"] > 0 and npc["scripted_tps"] > 0
+
+
+def test_py_trees_tree_has_the_same_shape_when_installed():
+    import pytest
+    pytest.importorskip("py_trees")
+    root = brains.py_trees_tree()
+    root.tick_once()
+    tree, ctx = brains.ours_tree()
+    tree.tick(ctx)
+    assert [n.name for n in root.iterate()][-1] == "root"
+    assert tree.running_path(ctx.mem) == ["root", "s9", "act9"]
