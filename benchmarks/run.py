@@ -92,7 +92,7 @@ def run(units_list: list[int], ticks: int) -> list[dict]:
     content = load_content()
     rows = []
     for n in units_list:
-        scaled, sid = scaled_content(content, n)
+        scaled, sid = scaled_content(content, n, ai="scripted")   # the foundation's figure: scripted armies
         sim = measure_sim(scaled, sid, ticks)
         base = measure_baseline(sim["units"], ticks)
         rows.append({
