@@ -59,6 +59,7 @@ class BrainDef:
     machine: Machine
     think_every: int = 6           # host ticks between ordinary decisions
     idle_state: str = ""           # optional state run while no mode is chosen (must hold no reservations)
+    planning: object = None        # ai.executor.Planning: what plan leaves (achieve / perform) plan with
 
     def __post_init__(self):
         for cand in self.selector.candidates:
@@ -103,7 +104,8 @@ class BrainDef:
         return None
 
     # -- one decision -----------------------------------------------------------------------------------------
-    def think(self, st: BrainState, facts: dict, now: float, actuator, planner=None) -> dict:
+    def think(self, st: BrainState, facts: dict, now: float, actuator) -> dict:
+        planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
         cancelled: list[int] = []
         ctx_cancel = _Recorder(actuator, cancelled)
@@ -164,6 +166,8 @@ class BrainDef:
         if st.status_reason:
             rec["status_reason"] = st.status_reason
         rec["events"] = [f"{who}: {what}" for who, what in ctx.events]
+        if st.plan and ctx.planner is not None:
+            rec["plan"] = ctx.planner.summary()
         return rec
 
     def _stop(self, st: BrainState, ctx: Context) -> None:
@@ -187,7 +191,8 @@ class BrainDef:
     def stop(self, st: BrainState, actuator, facts: dict | None = None, now: float = 0.0) -> list[int]:
         """Halt everything (e.g. the brain is being rebuilt): returns the cancelled action ids."""
         cancelled: list[int] = []
-        ctx = Context(st.mem, facts or {}, st.bb, _Recorder(actuator, cancelled), now)
+        planner = self.planning.bind(st.plan) if self.planning is not None else None
+        ctx = Context(st.mem, facts or {}, st.bb, _Recorder(actuator, cancelled), now, planner)
         self.machine.exit_all(st, ctx)
         st.mode = ""
         st.pending = False

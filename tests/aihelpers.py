@@ -10,10 +10,14 @@ from ai.utility import Candidate, Preference
 class FakeActuator:
     """Stands in for the ledger: actions stay running until the test resolves them."""
 
-    def __init__(self):
+    def __init__(self, targets=None):
         self.next_id = 1
         self.actions: dict[int, dict] = {}
         self.log: list[tuple] = []
+        self.offered = dict(targets or {})       # target type -> [(entity, distance)]
+
+    def targets(self, kind):
+        return list(self.offered.get(kind, []))
 
     def submit(self, kind, target, params):
         aid = self.next_id

@@ -1,0 +1,259 @@
+"""Goal-oriented action planning over finite key -> value facts.
+
+Two searches over the same action model, so they can be compared:
+
+- ``regress`` — seed 003's regression planner: start from the goal's required
+  facts, pick actions whose effects satisfy some of them (``satisfies_any``) and
+  conflict with none (``conflicts_with``), remove what they assign
+  (``remove_assigned``), merge in their preconditions with a contradiction check
+  (``merge_requirements``), and stop when the start state satisfies what is left.
+  The open queue is ordered by (cost, stable action ids); ``best_cost`` is kept
+  per canonical fact set, so zero-cost cycles end (a set is re-queued only when
+  its cost improves); an expansion budget (default 5000) ends the search with
+  ``BUDGET``, which is not ``NO_PLAN``.
+- ``forward`` — seed 002's A*: states are whole fact maps, successors apply an
+  applicable action's effects, ``h`` counts unsatisfied goal facts. Plain
+  counting (``heuristic="count"``, seed 002) can overestimate when an action is
+  cheaper than the facts it fixes; the default multiplies the count by the
+  cheapest cost per fixed fact, which keeps it admissible and consistent, so both
+  searches return the same optimal cost.
+
+An action has a name, preconditions, effects, a non-negative cost, an optional
+target type (one definition serves every target actor of that type: it is
+instantiated once per target the host offers, seed 002) and an optional
+procedural precondition checked against the fact snapshot. Planning works on
+copies; it never writes anything back.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from dataclasses import dataclass, field
+
+PLAN = "plan"
+NO_PLAN = "no plan"
+BUDGET = "budget exhausted"
+DEFAULT_BUDGET = 5000
+
+
+def canon(facts: dict) -> tuple:
+    """The canonical (fixed key order) form of a fact set, used as a dictionary key."""
+    return tuple(sorted(facts.items()))
+
+
+def satisfies_any(effects: dict, required: dict) -> bool:
+    """At least one effect assigns a required key its required value."""
+    for key, value in effects.items():
+        if key in required and required[key] == value:
+            return True
+    return False
+
+
+def conflicts_with(effects: dict, required: dict) -> bool:
+    """Some effect assigns a required key another value (false is an explicit value too)."""
+    for key, value in effects.items():
+        if key in required and required[key] != value:
+            return True
+    return False
+
+
+def remove_assigned(required: dict, effects: dict) -> dict:
+    return {k: v for k, v in required.items() if k not in effects}
+
+
+def merge_requirements(remaining: dict, preconditions: dict) -> dict | None:
+    """``remaining`` plus ``preconditions``; None when a key would need two values (a contradiction)."""
+    out = dict(remaining)
+    for key, value in preconditions.items():
+        if key in out and out[key] != value:
+            return None
+        out[key] = value
+    return out
+
+
+def satisfied(state: dict, required: dict) -> bool:
+    for key, value in required.items():
+        if key not in state or state[key] != value:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    preconditions: dict = field(default_factory=dict)
+    effects: dict = field(default_factory=dict)
+    cost: float = 1.0
+    target_type: str = ""              # '' = no target; else one instance per target of this type
+    cost_per_tile: float = 0.0         # added per tile of distance to the instance's target
+    procedural: object = None          # optional f(snapshot, target) -> bool, checked against the fact snapshot
+
+    def __post_init__(self):
+        if not (isinstance(self.cost, (int, float)) and math.isfinite(self.cost) and self.cost >= 0):
+            raise ValueError(f"action '{self.name}' needs a finite cost >= 0")
+        if not (math.isfinite(self.cost_per_tile) and self.cost_per_tile >= 0):
+            raise ValueError(f"action '{self.name}' needs a finite cost_per_tile >= 0")
+        if not self.effects:
+            raise ValueError(f"action '{self.name}' has no effects")
+
+
+@dataclass(frozen=True)
+class Step:
+    """An action instance: its definition, the chosen target (0 = none), its cost and stable id."""
+    action: Action
+    target: int
+    cost: float
+    sid: int
+
+    @property
+    def name(self) -> str:
+        return self.action.name if not self.target else f"{self.action.name}@{self.target}"
+
+
+@dataclass
+class Result:
+    status: str
+    steps: list = field(default_factory=list)     # Step, in execution order
+    cost: float | None = None
+    expansions: int = 0
+    trace: dict | None = None                     # expanded states, rejected actions with reasons
+
+    @property
+    def ok(self) -> bool:
+        return self.status == PLAN
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.steps]
+
+
+def instantiate(actions, snapshot: dict | None = None, targets=None) -> tuple[list[Step], list]:
+    """Action instances in stable order (name, target): one per target for a typed action.
+
+    ``targets(type) -> [(entity, distance), ...]`` is the host's list; ``snapshot`` feeds procedural
+    preconditions. Returns (steps, rejected [(name, reason)]).
+    """
+    steps: list[Step] = []
+    rejected = []
+    for action in sorted(actions, key=lambda a: a.name):
+        if action.target_type:
+            offered = sorted(targets(action.target_type) if targets else [])
+            if not offered:
+                rejected.append((action.name, f"no target of type '{action.target_type}'"))
+            instances = [(t, action.cost + action.cost_per_tile * d) for t, d in offered]
+        else:
+            instances = [(0, action.cost)]
+        for target, cost in instances:
+            if action.procedural is not None and not action.procedural(snapshot or {}, target):
+                rejected.append((action.name if not target else f"{action.name}@{target}",
+                                 "procedural precondition is false"))
+                continue
+            steps.append(Step(action, target, cost, len(steps)))
+    return steps, rejected
+
+
+def regress(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, snapshot: dict | None = None,
+            targets=None, trace: bool = False) -> Result:
+    """Seed 003's regression search (see the module docstring)."""
+    steps, pre_rejected = instantiate(actions, snapshot if snapshot is not None else start, targets)
+    log = {"expanded": [], "rejected": list(pre_rejected)} if trace else None
+    goal = dict(goal)
+    best = {canon(goal): 0.0}
+    counter = itertools.count()
+    # (cost, action ids from the goal backwards, tie counter, required, plan backwards)
+    open_: list = [(0.0, (), next(counter), goal, ())]
+    expansions = 0
+    while open_:
+        cost, ids, _c, required, back = heapq.heappop(open_)
+        key = canon(required)
+        if cost != best.get(key):
+            continue                                   # a cheaper way to this fact set was queued later
+        if satisfied(start, required):
+            plan = list(reversed(back))
+            if log is not None:
+                log["final_cost"] = cost
+            return Result(PLAN, plan, cost, expansions, log)
+        if expansions >= budget:
+            if log is not None:
+                log["final_cost"] = None
+            return Result(BUDGET, [], None, expansions, log)
+        expansions += 1
+        if log is not None:
+            log["expanded"].append({"required": dict(required), "cost": cost})
+        for step in steps:
+            eff = step.action.effects
+            if not satisfies_any(eff, required):
+                continue                               # irrelevant here (not a rejection worth tracing)
+            if conflicts_with(eff, required):
+                if log is not None:
+                    log["rejected"].append((step.name, f"an effect breaks a required fact in {dict(required)}"))
+                continue
+            remaining = merge_requirements(remove_assigned(required, eff), step.action.preconditions)
+            if remaining is None:
+                if log is not None:
+                    log["rejected"].append((step.name, f"preconditions contradict what is still required "
+                                                       f"in {dict(required)}"))
+                continue
+            new_cost = cost + step.cost
+            rkey = canon(remaining)
+            if new_cost >= best.get(rkey, math.inf):
+                continue
+            best[rkey] = new_cost
+            heapq.heappush(open_, (new_cost, ids + (step.sid,), next(counter), remaining, back + (step,)))
+    if log is not None:
+        log["final_cost"] = None
+    return Result(NO_PLAN, [], None, expansions, log)
+
+
+def forward(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, snapshot: dict | None = None,
+            targets=None, heuristic: str = "admissible", trace: bool = False) -> Result:
+    """Seed 002's forward A* (see the module docstring)."""
+    steps, pre_rejected = instantiate(actions, snapshot if snapshot is not None else start, targets)
+    log = {"expanded": [], "rejected": list(pre_rejected)} if trace else None
+    goal = dict(goal)
+    if heuristic == "count":
+        per_fact = 1.0
+    elif heuristic == "admissible":
+        per_fact = min((s.cost / len(s.action.effects) for s in steps), default=0.0)
+    else:
+        raise ValueError(f"unknown heuristic '{heuristic}'")
+
+    def h(state):
+        return per_fact * sum(1 for k, v in goal.items() if state.get(k, _UNSET) != v)
+
+    start = dict(start)
+    g = {canon(start): 0.0}
+    counter = itertools.count()
+    open_: list = [(h(start), 0.0, (), next(counter), start, ())]
+    closed = set()
+    expansions = 0
+    while open_:
+        _f, cost, ids, _c, state, plan = heapq.heappop(open_)
+        key = canon(state)
+        if key in closed or cost != g.get(key):
+            continue
+        if satisfied(state, goal):
+            if log is not None:
+                log["final_cost"] = cost
+            return Result(PLAN, list(plan), cost, expansions, log)
+        if expansions >= budget:
+            return Result(BUDGET, [], None, expansions, log)
+        expansions += 1
+        closed.add(key)
+        if log is not None:
+            log["expanded"].append({"state": dict(state), "cost": cost})
+        for step in steps:
+            if not satisfied(state, step.action.preconditions):
+                continue
+            nxt = dict(state)
+            nxt.update(step.action.effects)
+            nkey = canon(nxt)
+            new_cost = cost + step.cost
+            if nkey in closed or new_cost >= g.get(nkey, math.inf):
+                continue
+            g[nkey] = new_cost
+            heapq.heappush(open_, (new_cost + h(nxt), new_cost, ids + (step.sid,), next(counter), nxt, plan + (step,)))
+    return Result(NO_PLAN, [], None, expansions, log)
+
+
+_UNSET = object()
