@@ -152,23 +152,67 @@ def instantiate(actions, snapshot: dict | None = None, targets=None) -> tuple[li
     return steps, rejected
 
 
+class _Bits:
+    """Fact sets as integers: one bit per (key, value) pair the problem mentions.
+
+    A requirement set holds at most one pair per key, so with ``keys[k]`` the bits of every pair of key ``k``:
+    satisfies_any = effect bits & required; conflicts_with = required & effect-key bits & ~effect bits;
+    remove_assigned = required & ~effect-key bits; merge = a contradiction test, then or.
+    """
+
+    def __init__(self, facts_sets):
+        self.bit: dict = {}
+        self.key_bits: dict = {}
+        for facts in facts_sets:
+            for pair in facts.items():
+                if pair not in self.bit:
+                    b = 1 << len(self.bit)
+                    self.bit[pair] = b
+                    self.key_bits[pair[0]] = self.key_bits.get(pair[0], 0) | b
+        self.pairs = {b: pair for pair, b in self.bit.items()}
+
+    def of(self, facts: dict) -> tuple[int, int]:
+        """(bits of the pairs, bits of every pair of the keys mentioned)."""
+        bits = keys = 0
+        for pair in facts.items():
+            bits |= self.bit[pair]
+            keys |= self.key_bits[pair[0]]
+        return bits, keys
+
+    def decode(self, bits: int) -> dict:
+        out = {}
+        while bits:
+            low = bits & -bits
+            k, v = self.pairs[low]
+            out[k] = v
+            bits ^= low
+        return dict(sorted(out.items()))
+
+
 def regress(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, snapshot: dict | None = None,
             targets=None, trace: bool = False) -> Result:
     """Seed 003's regression search (see the module docstring)."""
     steps, pre_rejected = instantiate(actions, snapshot if snapshot is not None else start, targets)
     log = {"expanded": [], "rejected": list(pre_rejected)} if trace else None
-    goal = dict(goal)
-    best = {canon(goal): 0.0}
+    bits = _Bits([start, goal] + [s.action.effects for s in steps] + [s.action.preconditions for s in steps])
+    start_bits = bits.of(start)[0]
+    compiled = []
+    for step in steps:
+        eff, eff_keys = bits.of(step.action.effects)
+        pre, pre_keys = bits.of(step.action.preconditions)
+        compiled.append((eff, eff_keys, pre, pre_keys, step))
+    goal_bits = bits.of(goal)[0]
+    best = {goal_bits: 0.0}
     counter = itertools.count()
-    # (cost, action ids from the goal backwards, tie counter, required, plan backwards)
-    open_: list = [(0.0, (), next(counter), goal, ())]
+    # (cost, action ids from the goal backwards, tie counter, required bits, plan backwards)
+    open_: list = [(0.0, (), next(counter), goal_bits, ())]
     expansions = 0
+    push, pop = heapq.heappush, heapq.heappop
     while open_:
-        cost, ids, _c, required, back = heapq.heappop(open_)
-        key = canon(required)
-        if cost != best.get(key):
+        cost, ids, _c, required, back = pop(open_)
+        if cost != best[required]:
             continue                                   # a cheaper way to this fact set was queued later
-        if satisfied(start, required):
+        if not required & ~start_bits:                 # the start state satisfies everything left
             plan = list(reversed(back))
             if log is not None:
                 log["final_cost"] = cost
@@ -179,27 +223,27 @@ def regress(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, s
             return Result(BUDGET, [], None, expansions, log)
         expansions += 1
         if log is not None:
-            log["expanded"].append({"required": dict(required), "cost": cost})
-        for step in steps:
-            eff = step.action.effects
-            if not satisfies_any(eff, required):
-                continue                               # irrelevant here (not a rejection worth tracing)
-            if conflicts_with(eff, required):
+            log["expanded"].append({"required": bits.decode(required), "cost": cost})
+        for eff, eff_keys, pre, pre_keys, step in compiled:
+            if not eff & required:
+                continue                               # satisfies nothing required here
+            if required & eff_keys & ~eff:
                 if log is not None:
-                    log["rejected"].append((step.name, f"an effect breaks a required fact in {dict(required)}"))
+                    log["rejected"].append((step.name, f"an effect breaks a required fact in {bits.decode(required)}"))
                 continue
-            remaining = merge_requirements(remove_assigned(required, eff), step.action.preconditions)
-            if remaining is None:
+            remaining = required & ~eff_keys
+            if remaining & pre_keys & ~pre:
                 if log is not None:
                     log["rejected"].append((step.name, f"preconditions contradict what is still required "
-                                                       f"in {dict(required)}"))
+                                                       f"in {bits.decode(required)}"))
                 continue
+            remaining |= pre
             new_cost = cost + step.cost
-            rkey = canon(remaining)
-            if new_cost >= best.get(rkey, math.inf):
+            old = best.get(remaining)
+            if old is not None and new_cost >= old:
                 continue
-            best[rkey] = new_cost
-            heapq.heappush(open_, (new_cost, ids + (step.sid,), next(counter), remaining, back + (step,)))
+            best[remaining] = new_cost
+            push(open_, (new_cost, ids + (step.sid,), next(counter), remaining, back + (step,)))
     if log is not None:
         log["final_cost"] = None
     return Result(NO_PLAN, [], None, expansions, log)

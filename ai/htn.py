@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.goap import BUDGET, NO_PLAN, PLAN, canon, satisfied
+from ai.goap import BUDGET, NO_PLAN, PLAN, satisfied
 
 DEFAULT_DEPTH = 64
 
@@ -34,6 +34,9 @@ class Method:
     name: str
     preconditions: dict = field(default_factory=dict)
     subtasks: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "subtasks", tuple(self.subtasks))
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,33 @@ class Domain:
                         raise ValueError(f"method '{method.name}' of '{task.name}' names unknown task '{sub}'")
 
 
+_TRACE = {
+    "dup": "already explored {0} from this state",
+    "depth": "depth limit {0} reached at {1}",
+    "pre": "{0}: preconditions fail {1}",
+    "apply": "{0}: applied {1}",
+    "rollback": "{0}: rolled back {1}",
+    "skip": "{0}: method {1} skipped, preconditions fail {2}",
+    "try": "{0}: trying method {1} -> {2}",
+    "failed": "{0}: method {1} failed, its temporary effects rolled back",
+}
+
+
 @dataclass
 class Result:
     status: str
     plan: list = field(default_factory=list)       # primitive task names in order
-    trace: list = field(default_factory=list)      # (depth, what happened)
+    events: list = field(default_factory=list)     # (depth, kind, *details): cheap to record, see ``trace``
     nodes: int = 0
 
     @property
     def ok(self) -> bool:
         return self.status == PLAN
+
+    @property
+    def trace(self) -> list[tuple[int, str]]:
+        """(depth, what happened) for every step of the search: methods tried, failures, rollbacks."""
+        return [(e[0], _TRACE[e[1]].format(*e[2:])) for e in self.events]
 
 
 class _Search:
@@ -100,40 +120,40 @@ class _Search:
             self.exhausted = True
             return False
         self.nodes += 1
-        key = (canon(self.state), tasks)
+        key = (frozenset(self.state.items()), tasks)
         if key in self.seen:
-            self.trace.append((depth, f"already explored {list(tasks)} from this state"))
+            self.trace.append((depth, "dup", list(tasks)))
             return False
         self.seen.add(key)
         if depth >= self.depth_limit:
-            self.trace.append((depth, f"depth limit {self.depth_limit} reached at {tasks[0]}"))
+            self.trace.append((depth, "depth", self.depth_limit, tasks[0]))
             return False
         head, rest = tasks[0], tasks[1:]
         task = self.domain.tasks[head]
         if isinstance(task, Primitive):
             if not satisfied(self.state, task.preconditions):
                 missing = {k: v for k, v in task.preconditions.items() if self.state.get(k, _ABSENT) != v}
-                self.trace.append((depth, f"{head}: preconditions fail {missing}"))
+                self.trace.append((depth, "pre", head, missing))
                 return False
             undo = self.apply(task.effects)
             plan.append(head)
-            self.trace.append((depth, f"{head}: applied {task.effects}"))
+            self.trace.append((depth, "apply", head, task.effects))
             if self.solve(rest, plan, depth + 1):
                 return True
             plan.pop()
             self.rollback(undo)
-            self.trace.append((depth, f"{head}: rolled back {task.effects}"))
+            self.trace.append((depth, "rollback", head, task.effects))
             return False
         for method in task.methods:
             if not satisfied(self.state, method.preconditions):
                 missing = {k: v for k, v in method.preconditions.items() if self.state.get(k, _ABSENT) != v}
-                self.trace.append((depth, f"{head}: method {method.name} skipped, preconditions fail {missing}"))
+                self.trace.append((depth, "skip", head, method.name, missing))
                 continue
-            self.trace.append((depth, f"{head}: trying method {method.name} -> {list(method.subtasks)}"))
-            if self.solve(tuple(method.subtasks) + rest, plan, depth + 1):
+            self.trace.append((depth, "try", head, method.name, list(method.subtasks)))
+            if self.solve(method.subtasks + rest, plan, depth + 1):
                 return True
             # every primitive below rolled back what it applied when its branch failed
-            self.trace.append((depth, f"{head}: method {method.name} failed, its temporary effects rolled back"))
+            self.trace.append((depth, "failed", head, method.name))
             if self.exhausted:
                 return False
         return False

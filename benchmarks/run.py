@@ -22,7 +22,7 @@ from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
-SUITES = ["sim", "saves", "brains", "all"]
+SUITES = ["sim", "saves", "brains", "planning", "all"]
 
 
 def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
@@ -132,6 +132,12 @@ def main(args) -> int:
         if not args.json:
             print()
             brains.print_report(out["brains"])
+    if suite in ("planning", "all"):
+        from benchmarks import planning
+        out["planning"] = planning.run()
+        if not args.json:
+            print()
+            planning.print_report(out["planning"])
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0

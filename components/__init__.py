@@ -37,6 +37,7 @@ class Mover:
 class Health:
     hp: float
     max_hp: float
+    last_hit: int = -1_000_000     # tick the unit last lost hit points
 
 
 @dataclass(slots=True)

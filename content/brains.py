@@ -16,6 +16,7 @@ from ai import bt
 from ai.brain import BrainDef as Brain
 from ai.conditions import Condition
 from ai.curves import Curve
+from ai.executor import Planning
 from ai.hfsm import Machine, State, Transition
 from ai.utility import Candidate, Emergency, Preference, Selector
 from content.catalog import ACTIONS, FACTS, suggest
@@ -29,8 +30,12 @@ PLAN_NODES = {"achieve": "goap", "perform": "htn"}
 
 
 class _Checker:
-    def __init__(self, bdef: BrainDef, extra_facts=()):
+    def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
         self.b = bdef
+        self.goap = (goap_domains or {}).get(bdef.goap) if bdef.goap else None
+        self.htn = (htn_domains or {}).get(bdef.htn) if bdef.htn else None
+        self.goap_known = goap_domains or {}
+        self.htn_known = htn_domains or {}
         self.problems: list[tuple[tuple, str]] = []
         bb_keys = set()
         for sdef in bdef.states.values():
@@ -84,6 +89,10 @@ class _Checker:
                 self.bad(("emergencies", i, "candidate"),
                          f"unknown candidate '{em.candidate}'{suggest(em.candidate, b.candidates)}")
             self.conditions(("emergencies", i, "when"), em.when)
+        if b.goap and b.goap not in self.goap_known:
+            self.bad(("goap",), f"unknown GOAP domain '{b.goap}'{suggest(b.goap, self.goap_known)}")
+        if b.htn and b.htn not in self.htn_known:
+            self.bad(("htn",), f"unknown HTN domain '{b.htn}'{suggest(b.htn, self.htn_known)}")
         if b.idle_state and b.idle_state not in states:
             self.bad(("idle_state",), f"unknown state '{b.idle_state}'{suggest(b.idle_state, states)}")
         self._states()
@@ -183,13 +192,26 @@ class _Checker:
                     self.ref(npath + ("params", key), value)
             elif node.type == "set":
                 self.ref(npath + ("value",), node.value)
+            elif node.type == "achieve":
+                if not self.b.goap:
+                    self.bad(npath + ("goal",), "an 'achieve' node needs the brain to name a GOAP domain (goap = \"...\")")
+                elif self.goap is not None and node.goal not in self.goap["goals"]:
+                    self.bad(npath + ("goal",), f"GOAP domain '{self.b.goap}' has no goal '{node.goal}'"
+                                                f"{suggest(node.goal, self.goap['goals'])}")
+            elif node.type == "perform":
+                if not self.b.htn:
+                    self.bad(npath + ("task",), "a 'perform' node needs the brain to name an HTN domain (htn = \"...\")")
+                elif self.htn is not None and node.task not in self.htn["domain"].tasks:
+                    self.bad(npath + ("task",), f"HTN domain '{self.b.htn}' has no task '{node.task}'"
+                                                f"{suggest(node.task, self.htn['domain'].tasks)}")
         for nid in nodes:
             if nid not in reached:
                 self.bad(base + ("nodes", nid), f"node '{nid}' is not reachable from the root '{tdef.root}'")
 
 
-def check_brain(bdef: BrainDef, extra_facts=()) -> list[tuple[tuple, str]]:
-    return _Checker(bdef, extra_facts).run()
+def check_brain(bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None) -> list[tuple[tuple, str]]:
+    """``goap_domains`` / ``htn_domains``: compiled domains by id (content/planning.py)."""
+    return _Checker(bdef, extra_facts, goap_domains, htn_domains).run()
 
 
 # -- compiling -----------------------------------------------------------------------------------------------------
@@ -246,8 +268,19 @@ def build_node(nid: str, nodes: dict, make_plan=None) -> bt.Node:
     raise ValueError(f"node type '{t}' cannot be built")   # pragma: no cover - the schema lists every type
 
 
-def build_brain(bdef: BrainDef) -> Brain:
-    """Compile a checked brain into shared ai objects (trees, machine, selector)."""
+def build_planning(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Planning | None:
+    g = (goap_domains or {}).get(bdef.goap) if bdef.goap else None
+    h = (htn_domains or {}).get(bdef.htn) if bdef.htn else None
+    if g is None and h is None:
+        return None
+    return Planning(goap_actions=list(g["actions"]) if g else [], goap_goals=dict(g["goals"]) if g else {},
+                    goap_steps=dict(g["steps"]) if g else {}, htn_domain=h["domain"] if h else None,
+                    htn_steps=dict(h["steps"]) if h else {}, budget=g["budget"] if g else 5000,
+                    depth_limit=h["depth_limit"] if h else 64, max_replans=bdef.max_replans)
+
+
+def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:
+    """Compile a checked brain into shared ai objects (trees, machine, selector, planning)."""
     trees = {tid: bt.Tree(build_node(t.root, t.nodes), tid) for tid, t in bdef.trees.items()}
     states = []
     for sid, s in bdef.states.items():
@@ -261,4 +294,5 @@ def build_brain(bdef: BrainDef) -> Brain:
                   for cid, c in bdef.candidates.items()]
     emergencies = [Emergency(e.id, tuple(_cond(c) for c in e.when), e.candidate) for e in bdef.emergencies]
     selector = Selector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold)
-    return Brain(bdef.id, selector, Machine(states), bdef.think_every, bdef.idle_state)
+    return Brain(bdef.id, selector, Machine(states), bdef.think_every, bdef.idle_state,
+                 build_planning(bdef, goap_domains, htn_domains))

@@ -23,6 +23,7 @@ FACTS: dict[str, tuple[str, str]] = {
     "clip_size": ("int", "rounds a full clip holds"),
     "clip_empty": ("bool", "the clip is empty"),
     "reserve": ("int", "rounds carried besides the clip"),
+    "has_reserve": ("bool", "carries rounds besides the clip"),
     "ammo_total": ("int", "clip plus reserve"),
     "has_ammo": ("bool", "the clip holds at least one round"),
     "weapon_range": ("float", "firing range in tiles"),
@@ -46,15 +47,24 @@ FACTS: dict[str, tuple[str, str]] = {
     "search_y": ("float", "where to search (absent when nothing is known)"),
     "search_distance": ("float", "distance to the search point (inf when none)"),
     # places and supplies
-    "cover_known": ("bool", "a free cover tile is reachable within 20 tiles"),
+    "cover_known": ("bool", "a free cover tile within 20 tiles is reachable, now or through one door it can open"),
     "cover_x": ("int", "x of the best free cover tile (absent when none)"),
     "cover_y": ("int", "y of the best free cover tile (absent when none)"),
     "cover_distance": ("float", "distance to that cover tile (inf when none)"),
-    "crate_known": ("bool", "an ammunition crate is lying on the map and not claimed"),
-    "crate": ("entity", "the nearest unclaimed ammunition crate (absent when none)"),
+    "crate_known": ("bool", "an ammunition crate the NPC can walk to is lying on the map, not claimed"),
+    "crate": ("entity", "the nearest such crate (absent when none)"),
     "crate_distance": ("float", "distance to that crate (inf when none)"),
-    "key_known": ("bool", "a key is lying on the map and not claimed"),
-    "key": ("entity", "the nearest unclaimed key (absent when none)"),
+    "key_known": ("bool", "a key the NPC can walk to is lying on the map, not claimed"),
+    "key": ("entity", "the nearest such key (absent when none)"),
+    "cover_behind_door": ("bool", "the best cover can only be reached by opening a closed or locked door"),
+    "cover_door": ("entity", "that door (absent when the cover is not behind one)"),
+    "cover_door_locked": ("bool", "that door is locked (false when there is no such door)"),
+}
+
+#: target types a GOAP action may name: the host offers every such entity (with its distance) to the planner
+TARGET_TYPES: dict[str, str] = {
+    "crate": "ammunition crates lying on the map and not claimed by another unit",
+    "key": "keys lying on the map and not claimed by another unit",
 }
 
 #: action kind -> (parameters, meaning)

@@ -3,6 +3,8 @@
 Layout of a content root (the default one is this package's directory; a mod
 directory has the same shape)::
 
+    goap/*.toml       one GOAP domain per file (actions, goals)
+    htn/*.toml        one HTN domain per file (primitive and compound tasks, methods)
     brains/*.toml     one NPC brain per file (utility candidates, HFSM states, behavior trees)
     units/*.toml      one unit type per file
     maps/*.toml       one map per file
@@ -26,6 +28,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from content.brains import build_brain, check_brain
+from content.planning import build_goap, build_htn, check_goap, check_htn
 from content.schema import KINDS, TILE_LEGEND, BrainDef, MapDef, ScenarioDef, UnitDef
 from content.catalog import suggest
 from content.toml_lines import key_lines, line_of
@@ -126,6 +129,8 @@ class Content:
     files: tuple[str, ...]
     brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.BrainDef
     brain_defs: dict = field(default_factory=dict)    # id -> the validated schema model (for docs and diagrams)
+    goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
+    htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -262,16 +267,31 @@ def _validate_model(item: _Pending, problems: list[Problem]):
         return None
 
 
-def _check_brain(item: _Pending, bdef: BrainDef, problems: list[Problem]):
-    """Cross-references of a brain; compiled into ai objects only when it has none."""
-    found = check_brain(bdef)
+def _report(item: _Pending, found, problems: list[Problem]) -> bool:
     for loc, message in found:
         path, line = item.locate(loc)
         problems.append(Problem(path, line, format_key(loc), message))
-    if found:
+    return not found
+
+
+def _check_domain(item: _Pending, model, check, build, problems: list[Problem]):
+    """A GOAP or HTN domain: checked, then compiled (None when it has a problem)."""
+    if not _report(item, check(model), problems):
         return None
     try:
-        return build_brain(bdef)
+        return build(model)
+    except ValueError as exc:
+        path, line = item.locate(())
+        problems.append(Problem(path, line, "", f"{item.kind} domain '{model.id}' cannot be built: {exc}"))
+        return None
+
+
+def _check_brain(item: _Pending, bdef: BrainDef, problems: list[Problem], goap_domains: dict, htn_domains: dict):
+    """Cross-references of a brain; compiled into ai objects only when it has none."""
+    if not _report(item, check_brain(bdef, goap_domains=goap_domains, htn_domains=htn_domains), problems):
+        return None
+    try:
+        return build_brain(bdef, goap_domains, htn_domains)
     except ValueError as exc:   # the ai constructors' own guards: a check above should have caught it
         path, line = item.locate(())
         problems.append(Problem(path, line, "", f"brain '{bdef.id}' cannot be built: {exc}"))
@@ -367,10 +387,23 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         if model is not None:
             models[item.kind][item.id] = (item, model)
 
+    goap_domains = {}
+    for gid, (item, gdef) in models["goap"].items():
+        built = _check_domain(item, gdef, check_goap, build_goap, problems)
+        goap_domains[gid] = built
+    htn_domains = {}
+    for hid, (item, hdef) in models["htn"].items():
+        built = _check_domain(item, hdef, check_htn, build_htn, problems)
+        htn_domains[hid] = built
+    good_goap = {k: v for k, v in goap_domains.items() if v is not None}
+    good_htn = {k: v for k, v in htn_domains.items() if v is not None}
     brains = {}
     brain_defs = {}
     for bid, (item, bdef) in models["brains"].items():
-        compiled = _check_brain(item, bdef, problems)
+        if (bdef.goap in goap_domains and goap_domains[bdef.goap] is None) or \
+                (bdef.htn in htn_domains and htn_domains[bdef.htn] is None):
+            continue                      # its domain's own problems are reported; do not pile on
+        compiled = _check_brain(item, bdef, problems, good_goap, good_htn)
         if compiled is not None:
             brains[bid] = compiled
             brain_defs[bid] = bdef
@@ -395,7 +428,9 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     if problems:
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
-                   content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs)
+                   content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
+                   goap={k: m for k, (_i, m) in models["goap"].items()},
+                   htn={k: m for k, (_i, m) in models["htn"].items()})
 
 
 __all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef", "BrainDef",

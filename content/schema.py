@@ -294,6 +294,18 @@ class SetNode(_Node):
     value: Param = Field(description="constant, or '$fact'")
 
 
+class AchieveNode(_Node):
+    """Reaches a GOAP goal of the brain's GOAP domain: plans, then runs the plan step by step through the ledger."""
+    type: Literal["achieve"]
+    goal: str = Field(description="goal name in the brain's GOAP domain")
+
+
+class PerformNode(_Node):
+    """Performs an HTN task of the brain's HTN domain: decomposes it, then runs the steps through the ledger."""
+    type: Literal["perform"]
+    task: str = Field(description="task name in the brain's HTN domain")
+
+
 class SucceedNode(_Node):
     """Always succeeds."""
     type: Literal["succeed"]
@@ -306,7 +318,8 @@ class FailNode(_Node):
 
 NodeDef = Annotated[Union[SequenceNode, SelectorNode, ReactiveSequenceNode, ReactiveFallbackNode, ParallelNode,
                           InverterNode, RepeatNode, RetryNode, TimeoutNode, CooldownNode, GuardNode,
-                          ConditionNodeDef, ActionNode, WaitNode, SetNode, SucceedNode, FailNode],
+                          ConditionNodeDef, ActionNode, WaitNode, SetNode, SucceedNode, FailNode, AchieveNode,
+                          PerformNode],
                     Field(discriminator="type")]
 
 
@@ -329,10 +342,70 @@ class BrainDef(Strict):
                                             description="checked in this order (first = most urgent)")
     states: dict[str, StateDef] = Field(min_length=1, max_length=256, description="HFSM state name -> state")
     trees: dict[str, TreeDef] = Field(default_factory=dict, max_length=128, description="tree name -> tree")
+    goap: str = Field(default="", description="GOAP domain id (goap/ files) that 'achieve' nodes plan with")
+    htn: str = Field(default="", description="HTN domain id (htn/ files) that 'perform' nodes plan with")
+    max_replans: int = Field(default=3, ge=0, le=100, description="times a failed plan is made again before the "
+                                                                  "plan node fails")
+
+
+# -- planning domains ---------------------------------------------------------------------------------------------
+Facts = dict[str, Scalar]
+
+
+class GoapActionDef(Strict):
+    """A GOAP action: what it needs, what it changes, what it costs, and the host action that carries it out."""
+    action: str = Field(description="host action kind submitted for this step")
+    target: Union[int, str] = Field(default=0, description="target entity: '$fact' or 0 (see target_type)")
+    target_type: str = Field(default="", description="one instance per target of this type the host offers "
+                                                     "('crate', 'key'); the step then targets that instance")
+    params: dict[str, Param] = Field(default_factory=dict, description="action parameters; '$fact' reads a fact")
+    pre: Facts = Field(default_factory=dict, description="facts that must hold before")
+    effects: Facts = Field(min_length=1, description="facts it sets")
+    cost: float = Field(default=1.0, ge=0, le=1e6, description="non-negative cost")
+    cost_per_tile: float = Field(default=0.0, ge=0, le=1e3, description="added per tile to the instance's target")
+
+
+class GoapDef(Strict):
+    """A GOAP domain (file kind ``goap/``): actions and goals over finite key -> value facts."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id brains refer to")
+    budget: int = Field(default=5000, ge=1, le=1_000_000, description="node expansions before 'budget exhausted'")
+    actions: dict[str, GoapActionDef] = Field(min_length=1, max_length=256, description="action name -> action")
+    goals: dict[str, Facts] = Field(min_length=1, max_length=64, description="goal name -> facts to reach")
+
+
+class HtnPrimitiveDef(Strict):
+    """An HTN primitive task and the host action that carries it out."""
+    action: str = Field(description="host action kind submitted for this step")
+    target: Union[int, str] = Field(default=0, description="target entity: '$fact' or 0")
+    params: dict[str, Param] = Field(default_factory=dict, description="action parameters; '$fact' reads a fact")
+    pre: Facts = Field(default_factory=dict, description="facts that must hold before")
+    effects: Facts = Field(default_factory=dict, description="facts it sets in the planner's temporary state")
+
+
+class HtnMethodDef(Strict):
+    name: str = Field(description="method name shown in traces")
+    pre: Facts = Field(default_factory=dict, description="facts that must hold to try this method")
+    subtasks: list[str] = Field(min_length=1, max_length=32, description="tasks it expands into, in order")
+
+
+class HtnCompoundDef(Strict):
+    """An HTN compound task: methods tried in order."""
+    methods: list[HtnMethodDef] = Field(min_length=1, max_length=32, description="tried in this order")
+
+
+class HtnDef(Strict):
+    """An HTN domain (file kind ``htn/``)."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id brains refer to")
+    depth_limit: int = Field(default=64, ge=1, le=1000, description="decomposition depth limit")
+    primitives: dict[str, HtnPrimitiveDef] = Field(min_length=1, max_length=256, description="name -> primitive task")
+    compounds: dict[str, HtnCompoundDef] = Field(default_factory=dict, max_length=256,
+                                                 description="name -> compound task")
 
 
 #: directory name -> model
 KINDS: dict[str, type[Strict]] = {
+    "goap": GoapDef,
+    "htn": HtnDef,
     "brains": BrainDef,
     "units": UnitDef,
     "maps": MapDef,

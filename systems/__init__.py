@@ -1,7 +1,7 @@
 """esper processors, one concern each, run every tick in ``SYSTEM_ORDER``.
 
 deciders (they only submit to the ledger) -> the ledger -> action executors
--> movement -> combat -> death -> brains' inboxes (the ends of their actions).
+-> movement -> combat -> recovery on cover -> death -> brains' inboxes (the ends of their actions).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from systems.combat import CombatSystem
 from systems.death import DeathSystem
 from systems.ledger_system import LedgerSystem
 from systems.movement import MovementSystem
+from systems.recovery import RecoverySystem
 from systems.scripted_ai import ScriptedAISystem
 
 SYSTEM_ORDER = (
@@ -20,6 +21,7 @@ SYSTEM_ORDER = (
     ActionSystem,       # executors advance started actions
     MovementSystem,
     CombatSystem,
+    RecoverySystem,     # units resting on cover regain hit points
     DeathSystem,
     BrainInboxSystem,   # the ends of brains' actions, for their next decision
 )

@@ -77,6 +77,10 @@ class LedgerActuator:
     def cancel(self, aid: int) -> None:
         self.world.ledger.cancel(aid, "cancelled by brain")
 
+    def targets(self, kind: str) -> list[tuple[int, float]]:
+        """What a typed GOAP action may target: entities of ``kind`` with their distances."""
+        return self.world.perception.targets(self.eid, kind)
+
 
 class BrainSystem(esper.Processor):
     def process(self, world):

@@ -43,3 +43,5 @@ class CombatSystem(esper.Processor):
                 if nav.is_cover(int(tpos.x), int(tpos.y)):
                     damage *= COVER_FACTOR
                 health.hp -= damage
+                if damage > 0:
+                    health.last_hit = world.tick

@@ -18,7 +18,7 @@ import math
 import esper
 import numpy as np
 
-from components import Ammo, Health, Inventory, Memory, Pickup, Position, Team, UnitKind, Weapon
+from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Team, UnitKind, Weapon
 
 INF = math.inf
 LOS_CHECKS = 6            # enemies in sight range whose line of sight is checked, nearest first
@@ -27,6 +27,9 @@ COVER_RADIUS = 20.0
 SEARCH_MEMORY = 15.0      # seconds a sighting stays worth searching
 ARRIVED = 2.5             # tiles: close enough to a search point to call it checked
 HURT_MEMORY = 2.0
+AWAY_WEIGHT = 0.5         # cover score: my distance minus this times the enemy's distance to it (capped)
+AWAY_CAP = 16.0
+DOOR_PENALTY = 1.5       # tiles added to cover behind a door (opening it), plus the detour via a key if locked
 
 
 class Perception:
@@ -43,6 +46,10 @@ class Perception:
         spawns: dict[int, list] = {}
         for t, team in enumerate(world.scenario.teams):
             spawns[t] = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in team.spawns]
+        self._links_version = -1
+        self._occupied_tick = -1
+        self._occupied_by: dict = {}
+        self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
         for t in spawns:
             pts = [p for other, ps in spawns.items() if other != t for p in ps]
@@ -72,6 +79,7 @@ class Perception:
             "x": x, "y": y, "hp": health.hp, "hp_frac": max(0.0, health.hp / health.max_hp),
             "under_fire": now - mem.hurt_at < HURT_MEMORY,
             "clip": clip, "clip_size": ammo.clip_size, "clip_empty": clip <= 0, "reserve": reserve,
+            "has_reserve": reserve > 0,
             "ammo_total": clip + reserve, "has_ammo": clip > 0, "weapon_range": weapon.range,
             "in_cover": in_cover, "has_key": inv is not None and inv.keys > 0,
         }
@@ -147,8 +155,32 @@ class Perception:
         self._pickups(f, eid, x, y)
         return f
 
+    def door_links(self) -> list[tuple[int, str, frozenset]]:
+        """(door entity, state, walkable areas next to it) for every door that is not open; per door change."""
+        nav = self.world.nav
+        if self._links_version != nav.version:
+            links = []
+            for eid, door in sorted(esper.get_component(Door)):
+                if door.state == "open":
+                    continue
+                areas = {nav.component(door.tx + dx, door.ty + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+                areas.discard(-1)
+                links.append((eid, door.state, frozenset(areas)))
+            self._links = links
+            self._links_version = nav.version
+        return self._links
+
+    def _door_between(self, here: int, there: int) -> tuple[int, str] | None:
+        for eid, state, areas in self.door_links():
+            if here in areas and there in areas:
+                return eid, state
+        return None
+
     def _cover(self, f: dict, eid: int, x: float, y: float, tx: int, ty: int, in_cover: bool, visible) -> None:
+        """The best free cover tile: reachable now, or behind one closed or locked door (with a penalty)."""
         world = self.world
+        f["cover_behind_door"] = False
+        f["cover_door_locked"] = False
         if in_cover:
             f.update(cover_known=True, cover_x=tx, cover_y=ty, cover_distance=0.0)
             return
@@ -160,46 +192,102 @@ class Perception:
         cy = self.cover[:, 1] + 0.5
         d = np.hypot(cx - x, cy - y)
         score = d.copy()
-        if visible:
+        if visible:                       # prefer cover away from the enemy: a hurt NPC falls back
             _d2, _e, ex, ey = visible[0]
-            score += np.where(np.hypot(cx - ex, cy - ey) < d, 8.0, 0.0)   # cover nearer the enemy than to me
+            score -= AWAY_WEIGHT * np.minimum(np.hypot(cx - ex, cy - ey), AWAY_CAP)
         ledger = world.ledger
         nav = world.nav
-        order = np.lexsort((np.arange(len(d)), score))
-        checked = 0
-        for i in order:
-            if d[i] > COVER_RADIUS or checked >= 3:
-                break
-            ctx, cty = self.cover_tiles[i]
-            holder = ledger.exclusive.get(("cover", ctx, cty))
-            if holder is not None and ledger.actions[holder].actor != eid:
+        here = nav.component(tx, ty)
+        has_key = f["has_key"]
+        taken = self._occupied(eid)
+        options = []
+        for i in np.flatnonzero(d <= COVER_RADIUS):
+            ctx_, cty = self.cover_tiles[i]
+            holder = ledger.exclusive.get(("cover", ctx_, cty))
+            if holder is not None and ledger.actions[holder].actor != eid or (ctx_, cty) in taken:
                 continue
-            checked += 1
-            if nav.reachable(x, y, ctx, cty):
-                f.update(cover_known=True, cover_x=ctx, cover_y=cty, cover_distance=float(d[i]))
-                return
+            there = nav.component(ctx_, cty)
+            if there == here and here >= 0:
+                options.append((float(score[i]), i, None))
+            elif here >= 0:
+                door = self._door_between(here, there)
+                if door is None or ledger.exclusive.get(("door", door[0])) not in (None, *self._mine(eid)):
+                    continue                      # no door between, or another unit is already at it
+                extra = DOOR_PENALTY
+                if door[1] == "locked" and not has_key:
+                    detour = self._key_detour(eid, x, y, door[0])
+                    if detour is None:
+                        continue                  # no key in reach: that cover cannot be had
+                    extra += detour
+                options.append((float(score[i]) + extra, i, door))
+        if not options:
+            return
+        _s, i, door = min(options)
+        ctx_, cty = self.cover_tiles[i]
+        f.update(cover_known=True, cover_x=ctx_, cover_y=cty, cover_distance=float(d[i]))
+        if door is not None:
+            f.update(cover_behind_door=True, cover_door=door[0], cover_door_locked=door[1] == "locked")
 
-    def _pickups(self, f: dict, eid: int, x: float, y: float) -> None:
-        ledger = self.world.ledger
-        best = {"ammo": None, "key": None}
+    def _occupied(self, eid: int) -> set:
+        """Cover tiles other living units stand on (built once per tick)."""
+        world = self.world
+        if self._occupied_tick != world.tick:
+            tiles: dict = {}
+            for ids, xs, ys in world.team_index().values():
+                for e, px, py in zip(ids.tolist(), xs.tolist(), ys.tolist()):
+                    t = (int(px), int(py))
+                    if world.nav.is_cover(*t):
+                        tiles.setdefault(t, set()).add(e)
+            self._occupied_by = tiles
+            self._occupied_tick = world.tick
+        return {t for t, who in self._occupied_by.items() if who - {eid}}
+
+    def _mine(self, eid: int) -> tuple:
+        action = self.world.ledger.current(eid)
+        return (action.id,) if action is not None else ()
+
+    def _key_detour(self, eid: int, x: float, y: float, door: int) -> float | None:
+        """How much further it is to walk to the door by way of the nearest reachable key (None: no key)."""
+        keys = self.targets(eid, "key")
+        if not keys:
+            return None
+        d = esper.component_for_entity(door, Door)
+        dx, dy = d.tx + 0.5, d.ty + 0.5
+        key = esper.component_for_entity(keys[0][0], Pickup)
+        kx, ky = key.tx + 0.5, key.ty + 0.5
+        return max(0.0, keys[0][1] + math.hypot(kx - dx, ky - dy) - math.hypot(x - dx, y - dy))
+
+    def targets(self, eid: int, kind: str) -> list[tuple[int, float]]:
+        """Unclaimed pickups of a kind ('crate' = ammunition, 'key') the NPC can walk to, nearest first."""
+        world = self.world
+        ledger = world.ledger
+        nav = world.nav
+        pos = esper.component_for_entity(eid, Position)
+        here = nav.component(int(pos.x), int(pos.y))
+        want = "ammo" if kind == "crate" else kind
+        out = []
         for pid, pick in sorted(esper.get_component(Pickup)):
+            if pick.kind != want:
+                continue
             holder = ledger.exclusive.get(("pickup", pid))
             if holder is not None and ledger.actions[holder].actor != eid:
                 continue
-            if pick.kind not in best:
+            if here < 0 or nav.component(pick.tx, pick.ty) != here:
                 continue
-            d = math.hypot(pick.tx + 0.5 - x, pick.ty + 0.5 - y)
-            cur = best[pick.kind]
-            if cur is None or d < cur[0]:
-                best[pick.kind] = (d, pid)
-        crate, key = best["ammo"], best["key"]
-        f["crate_known"] = crate is not None
-        f["crate_distance"] = crate[0] if crate else INF
-        if crate:
-            f["crate"] = crate[1]
-        f["key_known"] = key is not None
-        if key:
-            f["key"] = key[1]
+            out.append((pid, math.hypot(pick.tx + 0.5 - pos.x, pick.ty + 0.5 - pos.y)))
+        out.sort(key=lambda t: (t[1], t[0]))
+        return out
+
+    def _pickups(self, f: dict, eid: int, x: float, y: float) -> None:
+        crates = self.targets(eid, "crate")
+        keys = self.targets(eid, "key")
+        f["crate_known"] = bool(crates)
+        f["crate_distance"] = crates[0][1] if crates else INF
+        if crates:
+            f["crate"] = crates[0][0]
+        f["key_known"] = bool(keys)
+        if keys:
+            f["key"] = keys[0][0]
 
 
 #: every fact name perception can produce (tests hold this equal to content.catalog.FACTS)
@@ -208,5 +296,6 @@ PRODUCES = frozenset({
     "weapon_range", "in_cover", "has_key", "enemy_visible", "enemies_visible", "nearest_enemy", "enemy_x", "enemy_y",
     "enemy_distance", "enemy_in_range", "enemy_hp_frac", "allies_near", "force_ratio", "seen_ago", "search_known",
     "search_x", "search_y", "search_distance", "cover_known", "cover_x", "cover_y", "cover_distance", "crate_known",
-    "crate", "crate_distance", "key_known", "key",
+    "crate", "crate_distance", "key_known", "key", "has_reserve", "cover_behind_door", "cover_door",
+    "cover_door_locked",
 })

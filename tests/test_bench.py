@@ -21,3 +21,15 @@ def test_py_trees_tree_has_the_same_shape_when_installed():
     tree.tick(ctx)
     assert [n.name for n in root.iterate()][-1] == "root"
     assert tree.running_path(ctx.mem) == ["root", "s9", "act9"]
+
+
+def test_planning_benchmarks_run_and_agree_with_the_baselines():
+    from benchmarks import planning
+    g = planning.bench_goap()
+    assert g["plan"] == ["reload", "enter_cover"] and g["regression_us"] > 0 and g["forward_us"] > 0
+    h = planning.bench_htn()
+    assert h["plan"] == ["get_key", "unlock_door", "enter_cover"]
+    assert h["same_plan"] in (None, True)
+    start, goal, actions = planning.exhausting_domain(8)
+    from ai import goap
+    assert goap.regress(start, goal, actions, budget=50).status == goap.BUDGET

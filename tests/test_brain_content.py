@@ -122,3 +122,77 @@ def test_nothing_is_half_loaded(tmp_path):
 
 def test_perception_produces_exactly_the_catalogued_facts():
     assert PRODUCES == set(FACTS)
+
+
+GOAP = '''
+id = "mine"
+
+[actions.reload]
+action = "reload"
+pre = { has_reserve = true }
+effects = { has_ammo = true }
+
+[actions.fetch]
+action = "pickup"
+target_type = "crate"
+effects = { has_reserve = true }
+
+[goals]
+armed = { has_ammo = true }
+'''
+
+HTN = '''
+id = "mine"
+
+[primitives.go]
+action = "enter_cover"
+params = { x = "$cover_x", y = "$cover_y" }
+pre = { cover_known = true }
+effects = { in_cover = true }
+
+[compounds.hide]
+methods = [{ name = "walk", subtasks = ["go"] }]
+'''
+
+PLANNING_BRAIN = BRAIN.replace('think_every = 3', 'think_every = 3\ngoap = "mine"\nhtn = "mine"').replace(
+    'nodes.idle = { type = "wait", seconds = 1.0 }',
+    'nodes.idle = { type = "sequence", children = ["arm", "hide"] }\n'
+    'nodes.arm = { type = "achieve", goal = "armed" }\nnodes.hide = { type = "perform", task = "hide" }')
+
+
+def test_planning_domains_load_and_brains_use_them(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"goap/mine.toml": GOAP, "htn/mine.toml": HTN, "brains/sentry.toml": PLANNING_BRAIN})
+    content = load_content([mod])
+    planning = content.brains["sentry"].planning
+    assert {a.name for a in planning.goap_actions} == {"reload", "fetch"} and "hide" in planning.htn_domain.tasks
+
+
+@pytest.mark.parametrize("file,old,new,needle,key,message", [
+    ("goap/mine.toml", "pre = { has_reserve = true }", "pre = { has_reserv = true }", "pre =",
+     "actions.reload.pre.has_reserv", "unknown fact 'has_reserv' (did you mean 'has_reserve'?)"),
+    ("goap/mine.toml", 'action = "reload"', 'action = "relaod"', 'action = "relaod"', "actions.reload.action",
+     "unknown action 'relaod' (did you mean 'reload'?)"),
+    ("goap/mine.toml", 'target_type = "crate"', 'target_type = "gold"', "target_type", "actions.fetch.target_type",
+     "unknown target type 'gold'"),
+    ("goap/mine.toml", "effects = { has_ammo = true }", "effects = {}", "effects = {}", "actions.reload.effects",
+     "at least 1 item"),
+    ("htn/mine.toml", 'subtasks = ["go"]', 'subtasks = ["goo"]', "methods =", "compounds.hide.methods[0].subtasks[0]",
+     "unknown task 'goo' (did you mean 'go'?)"),
+    ("brains/sentry.toml", 'goal = "armed"', 'goal = "armored"', "nodes.arm", "trees.look.nodes.arm.goal",
+     "GOAP domain 'mine' has no goal 'armored' (did you mean 'armed'?)"),
+    ("brains/sentry.toml", 'task = "hide"', 'task = "seek"', "nodes.hide", "trees.look.nodes.hide.task",
+     "HTN domain 'mine' has no task 'seek'"),
+    ("brains/sentry.toml", 'goap = "mine"', 'goap = "yours"', 'goap = "yours"', "goap", "unknown GOAP domain 'yours'"),
+])
+def test_planning_mistakes_name_file_line_and_key(tmp_path, file, old, new, needle, key, message):
+    files = {"goap/mine.toml": GOAP, "htn/mine.toml": HTN, "brains/sentry.toml": PLANNING_BRAIN}
+    text = files[file].replace(old, new)
+    assert text != files[file]
+    files[file] = text
+    mod = write_mod(tmp_path / "mod", files)
+    with pytest.raises(ContentError) as info:
+        load_content([mod])
+    problems = "\n".join(map(str, info.value.problems))
+    expected = line_of(text, needle)
+    assert f"{file.split('/')[1]}:{expected}: {key}: " in problems, problems
+    assert message in problems, problems
