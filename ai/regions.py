@@ -1,0 +1,228 @@
+"""Cutting a tile map into regions: k-means with shortest-path distance (Sýkora's thesis, program 6).
+
+1. k initial centres on walkable cells, drawn with a seeded RNG (every connected
+   area gets at least one, in proportion to its size, so no area is left out);
+2. every walkable cell joins the centre it reaches first by a multi-source
+   breadth-first search (ties: the centre listed first), so a region is always
+   connected: a wall never splits one;
+3. each region's new centre is its medoid: the cell with the smallest summed
+   path distance to the region's cells (distances inside the region);
+4. repeat 2-3 until no centre moves (or an iteration cap).
+
+Doors are boundaries: the search never grows a region through a door cell
+(its state changes during a match, and a shut door would split the region),
+so a room behind a door is its own area and region. Each door cell then joins
+a neighbouring region, and the region graph records the adjacencies that pass
+through door cells, so a caller can drop them while the door is shut. Results
+are cached per (grid, doors, k, seed).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MAX_ITERATIONS = 50
+
+
+@dataclass(frozen=True)
+class Regions:
+    width: int
+    height: int
+    k: int
+    centres: tuple[tuple[int, int], ...]          # (x, y) per region
+    labels: tuple[int, ...]                       # region per cell (row-major), -1 where blocked
+    edges: dict = field(default_factory=dict)     # (a, b) with a < b -> frozenset of door cells on the boundary
+    sizes: tuple[int, ...] = ()
+    iterations: int = 0
+
+    def region_of(self, x: int, y: int) -> int:
+        if 0 <= x < self.width and 0 <= y < self.height:
+            return self.labels[y * self.width + x]
+        return -1
+
+    def neighbours(self, r: int, passable=None) -> list[int]:
+        """Adjacent regions; ``passable(door_cells) -> bool`` can drop connections through shut doors."""
+        out = []
+        for (a, b), doors in self.edges.items():
+            if r in (a, b) and (passable is None or passable(doors)):
+                out.append(b if a == r else a)
+        return sorted(out)
+
+    def adjacency(self, passable=None) -> list[list[int]]:
+        return [self.neighbours(r, passable) for r in range(self.k)]
+
+
+def _components(walk: list[bool], width: int, height: int) -> list[list[int]]:
+    seen = [False] * len(walk)
+    comps = []
+    for start in range(len(walk)):
+        if not walk[start] or seen[start]:
+            continue
+        seen[start] = True
+        comp = [start]
+        queue = deque([start])
+        while queue:
+            cur = queue.popleft()
+            x = cur % width
+            for nxt, ok in ((cur - 1, x > 0), (cur + 1, x < width - 1), (cur - width, cur >= width),
+                            (cur + width, cur + width < len(walk))):
+                if ok and walk[nxt] and not seen[nxt]:
+                    seen[nxt] = True
+                    comp.append(nxt)
+                    queue.append(nxt)
+        comps.append(comp)
+    return comps
+
+
+def _assign(walk: list[bool], width: int, centres: list[int]) -> list[int]:
+    """Multi-source BFS: each cell to the centre whose wave reaches it first (earlier centre on ties)."""
+    labels = [-1] * len(walk)
+    queue = deque()
+    for i, c in enumerate(centres):
+        labels[c] = i
+        queue.append(c)
+    n = len(walk)
+    while queue:
+        cur = queue.popleft()
+        lab = labels[cur]
+        x = cur % width
+        for nxt, ok in ((cur - 1, x > 0), (cur + 1, x < width - 1), (cur - width, cur >= width),
+                        (cur + width, cur + width < n)):
+            if ok and walk[nxt] and labels[nxt] < 0:
+                labels[nxt] = lab
+                queue.append(nxt)
+    return labels
+
+
+def _medoid(cells: list[int], width: int) -> int:
+    """The cell of ``cells`` with the smallest summed BFS distance to all of them (moves inside the set only).
+
+    Distances for every cell at once: a BFS per source over the region's own adjacency lists.
+    """
+    index = {c: i for i, c in enumerate(cells)}
+    adj = []
+    for c in cells:
+        x = c % width
+        nbrs = []
+        for nxt, ok in ((c - 1, x > 0), (c + 1, x < width - 1), (c - width, True), (c + width, True)):
+            j = index.get(nxt) if ok else None
+            if j is not None:
+                nbrs.append(j)
+        adj.append(nbrs)
+    n = len(cells)
+    best_i, best_sum = 0, None
+    for s in range(n):
+        dist = [-1] * n
+        dist[s] = 0
+        frontier = [s]
+        total = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt_frontier = []
+            for u in frontier:
+                for v in adj[u]:
+                    if dist[v] < 0:
+                        dist[v] = d
+                        total += d
+                        nxt_frontier.append(v)
+            frontier = nxt_frontier
+            if best_sum is not None and total >= best_sum:
+                break                                   # already worse than the best found: stop early
+        if best_sum is None or total < best_sum:
+            best_i, best_sum = s, total
+    return cells[best_i]
+
+
+def kmeans(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
+           doors: frozenset = frozenset(), max_iterations: int = MAX_ITERATIONS) -> Regions:
+    """Program 6 on a flat row-major walkability list; ``doors`` are door cells (boundaries, see above)."""
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    full = list(walk)
+    for d in doors:
+        full[d] = True
+    walk = [w and i not in doors for i, w in enumerate(walk)]
+    comps = _components(walk, width, height)
+    total = sum(len(c) for c in comps)
+    if total == 0:
+        raise ValueError("the map has no walkable cell")
+    if k < len(comps):
+        raise ValueError(f"k = {k} is below the {len(comps)} separate walkable areas of the map")
+    k = min(k, total)
+    # centres per area: at least one each, the rest in proportion to size (largest remainders, stable order)
+    share = [1] * len(comps)
+    spare = k - len(comps)
+    if spare:
+        quota = [len(c) / total * spare for c in comps]
+        extra = [min(int(q), len(c) - 1) for q, c in zip(quota, comps)]
+        left = spare - sum(extra)
+        for i in sorted(range(len(comps)), key=lambda i: (-(quota[i] - int(quota[i])), i)) * 2:
+            if left <= 0:
+                break
+            if extra[i] < len(comps[i]) - 1:
+                extra[i] += 1
+                left -= 1
+        share = [s + e for s, e in zip(share, extra)]
+    rng = np.random.default_rng(seed)
+    centres: list[int] = []
+    for comp, n in zip(comps, share):
+        picks = rng.choice(len(comp), size=n, replace=False)
+        centres += [comp[int(i)] for i in sorted(picks)]
+    iterations = 0
+    while True:
+        labels = _assign(walk, width, centres)
+        members: list[list[int]] = [[] for _ in centres]
+        for cell, lab in enumerate(labels):
+            if lab >= 0:
+                members[lab].append(cell)
+        new = [_medoid(m, width) for m in members]
+        iterations += 1
+        if new == centres or iterations >= max_iterations:
+            centres = new
+            labels = _assign(walk, width, centres)
+            break
+        centres = new
+    n = len(walk)
+    for d in sorted(doors):                         # a door joins the lowest-numbered region beside it
+        x = d % width
+        beside = [labels[c] for c, ok in ((d - 1, x > 0), (d + 1, x < width - 1), (d - width, d >= width),
+                                           (d + width, d + width < n)) if ok and labels[c] >= 0 and walk[c]]
+        if beside:
+            labels[d] = min(beside)
+    edges: dict = {}
+    for cell, lab in enumerate(labels):
+        if lab < 0:
+            continue
+        x = cell % width
+        for nxt, ok in ((cell + 1, x < width - 1), (cell + width, cell + width < len(walk))):
+            if ok and labels[nxt] >= 0 and labels[nxt] != lab:
+                a, b = sorted((lab, labels[nxt]))
+                door_cells = {c for c in (cell, nxt) if c in doors}
+                prev = edges.get((a, b))
+                # an adjacency is door-free if any of its crossings avoids doors
+                if prev is None:
+                    edges[(a, b)] = frozenset(door_cells) if door_cells else frozenset()
+                elif prev and not door_cells:
+                    edges[(a, b)] = frozenset()
+                elif prev and door_cells:
+                    edges[(a, b)] = prev | door_cells
+    sizes = tuple(sum(1 for lab in labels if lab == i) for i in range(len(centres)))
+    return Regions(width, height, len(centres), tuple((c % width, c // width) for c in centres), tuple(labels),
+                   dict(sorted(edges.items())), sizes, iterations)
+
+
+_CACHE: dict = {}
+
+
+def regions_for(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
+                doors: frozenset = frozenset()) -> Regions:
+    """``kmeans`` cached per (grid, doors, k, seed): a map is cut once per process."""
+    key = (bytes(walk), width, height, k, seed, doors)
+    got = _CACHE.get(key)
+    if got is None:
+        got = kmeans(walk, width, height, k, seed, doors)
+        _CACHE[key] = got
+    return got

@@ -1,0 +1,593 @@
+"""Tactical planning over regions: an abstract forward model, Expected Outcome and UCT (Sýkora's thesis, ch. 3-4).
+
+**State.** Forces are *groups* (a squad of one team): region, hit points, and
+the task they were given. Static per group: team, full hit points, damage per
+second at full strength (it scales with the hit points left, so a weakened
+group hits less: Lanchester's square law emerges), range class.
+
+**Actions** follow the thesis: giving a group a task is instantaneous and
+changes nothing else — hold, attack in its region, or move to an adjacent
+region — and a separate *simulate t* step lets time pass: moving groups
+arrive, then every region with opposing groups fights for t seconds in a few
+sub-steps (simultaneous attrition; a group's fire is shared over the enemy
+groups in proportion to their hit points; attacking groups fire at full rate,
+holding groups at 0.9 and take 0.8 of the damage, moving groups fire at 0.5).
+
+**Evaluation** by force balance from one team's view, in [0, 1]:
+``strength`` (hit points x damage rate, Lanchester strength; default), ``hp`` or
+``count``.
+
+**Expected Outcome** (program 2): flat Monte Carlo over the searching team's
+joint assignments (all of them, or a seeded sample when there are more than
+``cap``), playouts split evenly.
+
+**UCT** (program 5 with Gelly et al.'s changes): UCB1 at every node; a round
+is my groups' decisions, then the opponent's (minimising nodes), then a
+simulate step; one node is added per iteration; the rest of the horizon is a
+playout (``random`` or ``scripted`` attack-nearest). Playouts run in numpy
+batches (``batch`` per iteration, counted as ``batch`` visits). The budget is a
+number of playouts (deterministic for a given seed); an optional time budget
+uses a clock the caller passes in.
+
+Nothing here knows the game: the host builds the groups and the region graph.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+HOLD, ATTACK, MOVE = 0, 1, 2
+TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
+FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
+TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
+EVALUATIONS = ("strength", "hp", "count")
+POLICIES = ("random", "scripted")
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    name: str
+    team: int
+    max_hp: float          # hit points at full strength
+    dps: float             # damage per second at full strength
+    unit_hp: float = 100.0 # one unit's hit points (for counting units)
+    range_class: int = 0   # 0 short, 1 long (part of the abstract state the host reports)
+    mobile: bool = True    # False: can only hold or attack where it is (an entrenched position)
+
+
+@dataclass(frozen=True)
+class Model:
+    adjacency: tuple                      # region -> tuple of adjacent regions
+    step_seconds: float = 6.0
+    substeps: int = 3
+    evaluation: str = "strength"
+    hops: np.ndarray = field(default=None, compare=False, repr=False)      # (R, R) region graph distance
+    nexthop: np.ndarray = field(default=None, compare=False, repr=False)   # (R, R) first step on a shortest route
+
+    def __post_init__(self):
+        if self.evaluation not in EVALUATIONS:
+            raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
+        adj = tuple(tuple(sorted(a)) for a in self.adjacency)
+        object.__setattr__(self, "adjacency", adj)
+        r = len(adj)
+        hops = np.full((r, r), 10 ** 6, dtype=np.int64)
+        nxt = np.tile(np.arange(r), (r, 1))
+        for s in range(r):                       # BFS from every region
+            hops[s, s] = 0
+            frontier = [s]
+            first = {s: s}
+            while frontier:
+                new = []
+                for u in frontier:
+                    for v in adj[u]:
+                        if hops[s, v] > hops[s, u] + 1:
+                            hops[s, v] = hops[s, u] + 1
+                            first[v] = v if u == s else first[u]
+                            new.append(v)
+                frontier = new
+            for v, f in first.items():
+                nxt[s, v] = f
+        object.__setattr__(self, "hops", hops)
+        object.__setattr__(self, "nexthop", nxt)
+        deg = np.array([len(a) for a in adj], dtype=np.int64)
+        width = max(1, int(deg.max()) if r else 1)
+        table = np.full((r, width), -1, dtype=np.int64)
+        for i, a in enumerate(adj):
+            table[i, :len(a)] = a
+        object.__setattr__(self, "_deg", deg)
+        object.__setattr__(self, "_nb", table)
+
+    @property
+    def regions(self) -> int:
+        return len(self.adjacency)
+
+
+@dataclass
+class State:
+    """Per group: region, hit points, task and the task's target region (lists: fast to copy and index)."""
+    region: list
+    hp: list
+    task: list
+    target: list
+
+    def copy(self) -> "State":
+        return State(list(self.region), list(self.hp), list(self.task), list(self.target))
+
+
+def new_state(regions, hps) -> State:
+    return State(list(regions), [float(h) for h in hps], [HOLD] * len(regions), list(regions))
+
+
+def legal_actions(model: Model, specs, state: State, g: int) -> list[tuple[int, int]]:
+    """(task, target region) choices for group ``g``; a destroyed group only holds."""
+    r = state.region[g]
+    if state.hp[g] <= 0:
+        return [(HOLD, r)]
+    if not specs[g].mobile:
+        return [(HOLD, r), (ATTACK, r)]
+    return [(HOLD, r), (ATTACK, r)] + [(MOVE, n) for n in model.adjacency[r]]
+
+
+def assign(state: State, g: int, action: tuple[int, int]) -> None:
+    state.task[g], state.target[g] = action
+
+
+# -- the scalar model (tree descent, the plain-Python playout loop) ------------------------------------------------
+def simulate(model: Model, specs, state: State) -> None:
+    """The thesis's "simulate t": moves complete, then every contested region fights for t seconds."""
+    n = len(specs)
+    for g in range(n):
+        if state.task[g] == MOVE and state.hp[g] > 0:
+            state.region[g] = state.target[g]
+    dt = model.step_seconds / model.substeps
+    teams = [s.team for s in specs]
+    for _ in range(model.substeps):
+        # fire per (region, team), and hit points per (region, team) to share it over
+        fire: dict = {}
+        held: dict = {}
+        for g in range(n):
+            hp = state.hp[g]
+            if hp <= 0:
+                continue
+            key = (state.region[g], teams[g])
+            spec = specs[g]
+            fire[key] = fire.get(key, 0.0) + spec.dps * (hp / spec.max_hp) * FIRE[state.task[g]]
+            held[key] = held.get(key, 0.0) + hp
+        if len({r for r, _t in fire}) == len(fire):
+            return                                   # no region holds two teams: nothing to fight
+        damage = [0.0] * n
+        for g in range(n):
+            hp = state.hp[g]
+            if hp <= 0:
+                continue
+            r, team = state.region[g], teams[g]
+            incoming = 0.0
+            for (rr, tt), f in fire.items():
+                if rr == r and tt != team:
+                    incoming += f
+            if incoming:
+                damage[g] = incoming * dt * (hp / held[(r, team)]) * TAKEN[state.task[g]]
+        for g in range(n):
+            if damage[g]:
+                state.hp[g] = max(0.0, state.hp[g] - damage[g])
+
+
+def evaluate(model: Model, specs, state: State, team: int) -> float:
+    """Force balance from ``team``'s view in [0, 1] (0.5 = even)."""
+    mine = theirs = 0.0
+    for spec, hp in zip(specs, state.hp):
+        if hp <= 0:
+            continue
+        if model.evaluation == "strength":
+            v = hp * spec.dps * (hp / spec.max_hp)
+        elif model.evaluation == "hp":
+            v = hp
+        else:
+            v = math.ceil(hp / spec.unit_hp - 1e-9)
+        if spec.team == team:
+            mine += v
+        else:
+            theirs += v
+    total = mine + theirs
+    return 0.5 if total <= 0 else mine / total
+
+
+def alive_teams(specs, state: State) -> set:
+    return {s.team for s, hp in zip(specs, state.hp) if hp > 0}
+
+
+def policy_action(model: Model, specs, state: State, g: int, policy: str, rng) -> tuple[int, int]:
+    """A playout policy's choice for one group: uniformly random, or scripted attack-nearest."""
+    if state.hp[g] <= 0:
+        return (HOLD, state.region[g])
+    if policy == "random":
+        options = legal_actions(model, specs, state, g)
+        return options[int(rng.integers(len(options)))]
+    return scripted_action(model, specs, state, g)
+
+
+def scripted_action(model: Model, specs, state: State, g: int) -> tuple[int, int]:
+    """Attack-nearest: fight where an enemy is, else step toward the nearest enemy group (fewest region hops)."""
+    r = state.region[g]
+    team = specs[g].team
+    best = None
+    for h, spec in enumerate(specs):
+        if spec.team != team and state.hp[h] > 0:
+            d = int(model.hops[r, state.region[h]])
+            if best is None or (d, h) < best:
+                best = (d, h)
+    if best is None:
+        return (HOLD, r)
+    if best[0] == 0:
+        return (ATTACK, r)
+    if best[0] >= 10 ** 6 or not specs[g].mobile:
+        return (HOLD, r)
+    return (MOVE, int(model.nexthop[r, state.region[best[1]]]))
+
+
+def playout(model: Model, specs, state: State, team: int, order: list, start: int, rounds: int, policy: str,
+            rng) -> float:
+    """Plain-Python playout: groups ``order[start:]`` choose, simulate; then ``rounds`` more full rounds."""
+    s = state.copy()
+    for k in range(start, len(order)):
+        assign(s, order[k], policy_action(model, specs, s, order[k], policy, rng))
+    simulate(model, specs, s)
+    for _ in range(rounds):
+        if len(alive_teams(specs, s)) < 2:
+            break
+        for g in order:
+            assign(s, g, policy_action(model, specs, s, g, policy, rng))
+        simulate(model, specs, s)
+    return evaluate(model, specs, s, team)
+
+
+# -- the batched model (numpy: many playouts at once) ---------------------------------------------------------------
+class Batch:
+    """Many copies of states as (B, G) arrays, advanced together; the same rules as ``simulate``.
+
+    Rows may come from different states (``Batch(model, specs, [s1, s2], reps)``: each state repeated ``reps``
+    times), and ``choose``/``simulate`` take masks, so playouts from different tree leaves share numpy calls.
+    """
+
+    def __init__(self, model: Model, specs, states, reps: int):
+        if isinstance(states, State):
+            states = [states]
+        self.model = model
+        self.b = len(states) * reps
+        self.g = len(specs)
+        self.team = np.array([s.team for s in specs], dtype=np.int64)
+        self.max_hp = np.array([s.max_hp for s in specs], dtype=np.float64)
+        self.dps = np.array([s.dps for s in specs], dtype=np.float64)
+        self.unit_hp = np.array([s.unit_hp for s in specs], dtype=np.float64)
+        self.mobile = np.array([s.mobile for s in specs], dtype=bool)
+        self.teams = int(self.team.max()) + 1 if self.g else 1
+        self.region = np.repeat(np.array([st.region for st in states], dtype=np.int64), reps, axis=0)
+        self.hp = np.repeat(np.array([st.hp for st in states], dtype=np.float64), reps, axis=0)
+        self.task = np.repeat(np.array([st.task for st in states], dtype=np.int64), reps, axis=0)
+        self.target = np.repeat(np.array([st.target for st in states], dtype=np.int64), reps, axis=0)
+        self._fire = np.array([FIRE[HOLD], FIRE[ATTACK], FIRE[MOVE]])
+        self._taken = np.array([TAKEN[HOLD], TAKEN[ATTACK], TAKEN[MOVE]])
+        self._rows = np.arange(self.b)[:, None]
+
+    def choose(self, mask: np.ndarray, policy: str, rng) -> None:
+        """Give the groups where ``mask`` (B, G) is true a task by the playout policy."""
+        m = self.model
+        reg = self.region
+        alive = (self.hp > 0) & mask
+        if policy == "random":
+            deg = np.where(self.mobile[None, :], m._deg[reg], 0)
+            pick = np.floor(rng.random(reg.shape) * (deg + 2)).astype(np.int64)
+            nb = m._nb[reg, np.maximum(pick - 2, 0)]
+            task = np.where(pick == 0, HOLD, np.where(pick == 1, ATTACK, MOVE))
+            target = np.where(pick >= 2, nb, reg)
+        else:
+            # nearest live enemy group by hops (ties: lowest group index), then attack or step toward it
+            enemy = self.team[None, :] != self.team[:, None]                       # (G, G)
+            d = m.hops[reg[:, :, None], reg[:, None, :]].astype(np.float64)        # (B, G, G)
+            d = np.where(enemy[None, :, :] & (self.hp[:, None, :] > 0), d, np.inf)
+            near = np.argmin(d, axis=2)
+            dist = np.take_along_axis(d, near[:, :, None], axis=2)[:, :, 0]
+            goal = np.take_along_axis(reg, near, axis=1)
+            step = m.nexthop[reg, goal]
+            movable = np.isfinite(dist) & (dist < 10 ** 6) & self.mobile[None, :]
+            task = np.where(dist == 0, ATTACK, np.where(movable, MOVE, HOLD))
+            target = np.where(task == MOVE, step, reg)
+        self.task = np.where(alive, task, np.where(mask, HOLD, self.task))
+        self.target = np.where(alive, target, np.where(mask, reg, self.target))
+
+    def simulate(self, active: np.ndarray | None = None) -> None:
+        """Simulate t in every row (or only where ``active`` (B,) is true)."""
+        m = self.model
+        moving = (self.task == MOVE) & (self.hp > 0)
+        if active is not None:
+            moving &= active[:, None]
+        self.region = np.where(moving, self.target, self.region)
+        dt = m.step_seconds / m.substeps
+        r_count = m.regions
+        nbins = self.b * r_count * self.teams
+        key = (self._rows * r_count + self.region) * self.teams + self.team[None, :]    # (B, G)
+        flat = key.ravel()
+        fire_rate = self._fire[self.task]
+        taken = self._taken[self.task] * dt
+        if active is not None:
+            taken = taken * active[:, None]
+        rows = self._rows
+        region = self.region
+        team = self.team[None, :]
+        for _ in range(m.substeps):
+            hp = self.hp
+            alive = hp > 0
+            fire = np.where(alive, self.dps * (hp / self.max_hp) * fire_rate, 0.0)
+            fire_bin = np.bincount(flat, fire.ravel(), nbins).reshape(self.b, r_count, self.teams)
+            held_bin = np.bincount(flat, np.where(alive, hp, 0.0).ravel(), nbins)
+            incoming = fire_bin.sum(axis=2)[rows, region] - fire_bin[rows, region, team]
+            share = np.where(alive, hp / np.maximum(held_bin[key], 1e-12), 0.0)
+            self.hp = np.maximum(0.0, hp - incoming * share * taken)
+
+    def evaluate(self, team: int) -> np.ndarray:
+        hp = self.hp
+        ev = self.model.evaluation
+        if ev == "strength":
+            v = hp * self.dps * (hp / self.max_hp)
+        elif ev == "hp":
+            v = hp.copy()
+        else:
+            v = np.ceil(hp / self.unit_hp - 1e-9)
+        v = np.where(hp > 0, v, 0.0)
+        mine = v[:, self.team == team].sum(axis=1)
+        theirs = v[:, self.team != team].sum(axis=1)
+        total = mine + theirs
+        return np.where(total > 0, mine / np.where(total > 0, total, 1.0), 0.5)
+
+
+def _masks(order: list, g: int, starts) -> np.ndarray:
+    """(len(starts), G) masks: for each start, the groups ``order[start:]`` (the rest of its round)."""
+    out = np.zeros((len(starts), g), dtype=bool)
+    for i, start in enumerate(starts):
+        out[i, order[start:]] = True
+    return out
+
+
+def playout_many(model: Model, specs, states: list, team: int, order: list, starts: list, rounds: list,
+                 policy: str, rng, reps: int) -> np.ndarray:
+    """``reps`` playouts from each of ``states`` in one batch: groups ``order[start:]`` choose and the round is
+    simulated, then ``rounds[i]`` more full rounds. Returns values shaped (len(states), reps)."""
+    batch = Batch(model, specs, states, reps)
+    first = np.repeat(_masks(order, len(specs), starts), reps, axis=0)
+    batch.choose(first, policy, rng)
+    batch.simulate()
+    left = np.repeat(np.array(rounds, dtype=np.int64), reps)
+    everyone = np.zeros((batch.b, len(specs)), dtype=bool)
+    everyone[:, order] = True
+    for k in range(int(left.max()) if len(left) else 0):
+        active = left > k
+        batch.choose(everyone & active[:, None], policy, rng)
+        batch.simulate(active)
+    return batch.evaluate(team).reshape(len(states), reps)
+
+
+def playout_batch(model: Model, specs, state: State, team: int, order: list, start: int, rounds: int, policy: str,
+                  rng, b: int) -> np.ndarray:
+    """``b`` playouts from one state at once, the same procedure as ``playout``. Returns their values."""
+    return playout_many(model, specs, [state], team, order, [start], [rounds], policy, rng, b)[0]
+
+
+# -- search ------------------------------------------------------------------------------------------------------
+@dataclass
+class Decision:
+    actions: dict                 # group index -> (task, target region) for the searching team's groups
+    value: float                  # the chosen line's mean value for the searching team
+    playouts: int
+    iterations: int
+    stats: list = field(default_factory=list)   # per root option: [label, visits, mean]
+    algorithm: str = ""
+
+
+def _order(specs, state: State, team: int) -> list[int]:
+    """Who decides in a round: the searching team's live groups, then everyone else's (stable index order)."""
+    mine = [g for g, s in enumerate(specs) if s.team == team and state.hp[g] > 0]
+    others = [g for g, s in enumerate(specs) if s.team != team and state.hp[g] > 0]
+    return mine + others
+
+
+class _Node:
+    __slots__ = ("visits", "value", "children", "untried", "depth")
+
+    def __init__(self, untried, depth):
+        self.visits = 0
+        self.value = 0.0
+        self.children: dict = {}
+        self.untried = untried
+        self.depth = depth
+
+
+def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, batch: int = 8, leaves: int = 8,
+        exploration: float = 0.7, horizon: int = 3, policy: str = "random", rng=None, time_budget: float = 0.0,
+        clock=None) -> Decision:
+    """UCT over rounds of group decisions (see the module docstring). ``playouts`` is the budget.
+
+    Each iteration selects a path by UCB1 (maximising at the searching team's nodes, minimising at the
+    opponent's), adds one node, and plays ``batch`` playouts from it. ``leaves`` iterations are gathered before
+    their playouts run as one numpy batch; while gathered, a path carries a virtual loss (its visits count, its
+    value as the worst for whoever chose it) so the next selections spread out.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"playout policy must be one of {', '.join(POLICIES)}")
+    rng = rng if rng is not None else np.random.default_rng(0)
+    order = _order(specs, state, team)
+    mine = sum(1 for g in order if specs[g].team == team)
+    per_round = len(order)
+    if not mine or len(alive_teams(specs, state)) < 2:
+        return Decision({}, evaluate(model, specs, state, team), 0, 0, algorithm="uct")
+    max_depth = per_round * horizon
+    maximising = [specs[order[d]].team == team for d in range(per_round)]
+
+    def options(s: State, depth: int):
+        g = order[depth % per_round]
+        acts = legal_actions(model, specs, s, g)
+        perm = rng.permutation(len(acts))
+        return [acts[i] for i in perm]
+
+    root = _Node(options(state, 0), 0)
+    done = 0
+    iterations = 0
+    deadline = clock() + time_budget if time_budget and clock is not None else None
+    log = math.log
+    sqrt = math.sqrt
+    while done < playouts:
+        if deadline is not None and iterations and clock() >= deadline:
+            break
+        gathered = []                     # (state, path with virtual losses, depth)
+        for _ in range(min(leaves, max(1, (playouts - done) // batch))):
+            s = state.copy()
+            node = root
+            path = [(root, 0.0)]
+            while True:
+                depth = node.depth
+                if depth >= max_depth:
+                    break
+                g = order[depth % per_round]
+                maximise = maximising[depth % per_round]
+                if node.untried:
+                    action = node.untried.pop()
+                    assign(s, g, action)
+                    if (depth + 1) % per_round == 0:
+                        simulate(model, specs, s)
+                    child = _Node(options(s, depth + 1) if depth + 1 < max_depth else [], depth + 1)
+                    node.children[action] = child
+                    node = child
+                    path.append((child, 0.0 if maximise else 1.0))
+                    break
+                ln_n = log(node.visits)
+                best, best_key = None, -math.inf
+                for action, child in node.children.items():
+                    mean = child.value / child.visits
+                    key = (mean if maximise else 1.0 - mean) + exploration * sqrt(ln_n / child.visits)
+                    if key > best_key:
+                        best, best_key = action, key
+                assign(s, g, best)
+                if (depth + 1) % per_round == 0:
+                    simulate(model, specs, s)
+                node = node.children[best]
+                path.append((node, 0.0 if maximise else 1.0))
+            for n, worst in path:         # virtual loss until the playouts are in
+                n.visits += batch
+                n.value += worst * batch
+            gathered.append((s, path, node.depth))
+            iterations += 1
+        pending = [(i, s, depth) for i, (s, _p, depth) in enumerate(gathered)
+                   if depth < max_depth and len(alive_teams(specs, s)) >= 2]
+        sums = [evaluate(model, specs, s, team) * batch for s, _p, _d in gathered]
+        if pending:
+            values = playout_many(model, specs, [s for _i, s, _d in pending], team, order,
+                                  [d % per_round for _i, _s, d in pending],
+                                  [horizon - d // per_round - 1 for _i, _s, d in pending], policy, rng, batch)
+            for (i, _s, _d), row in zip(pending, values):
+                sums[i] = float(row.sum())
+        for (s, path, _d), total in zip(gathered, sums):
+            for n, worst in path:
+                n.value += total - worst * batch      # the virtual loss out, the real values in
+            done += batch
+    # the decision: the most visited line through the searching team's groups (they decide first)
+    actions = {}
+    node = root
+    stats = []
+    for k in range(mine):
+        if not node.children:
+            break
+        action, child = max(node.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
+        if k == 0:
+            stats = [[f"{TASK_NAMES[a[0]]} {a[1]}", c.visits, round(c.value / c.visits, 4)]
+                     for a, c in sorted(node.children.items())]
+        actions[order[k]] = action
+        node = child
+    value = root.value / root.visits if root.visits else 0.5
+    return Decision(actions, value, done, iterations, stats, "uct")
+
+
+def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: int = 2000, batch: int = 8,
+                     horizon: int = 3, policy: str = "random", rng=None, cap: int = 64, time_budget: float = 0.0,
+                     clock=None) -> Decision:
+    """Flat Monte Carlo over joint assignments of the searching team's groups (thesis program 2).
+
+    The playouts are split evenly over the joint actions (round robin, ``batch`` at a time) and run in numpy
+    batches of many joint actions at once.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"playout policy must be one of {', '.join(POLICIES)}")
+    rng = rng if rng is not None else np.random.default_rng(0)
+    order = _order(specs, state, team)
+    mine = [g for g in order if specs[g].team == team]
+    if not mine or len(alive_teams(specs, state)) < 2:
+        return Decision({}, evaluate(model, specs, state, team), 0, 0, algorithm="eo")
+    choices = [legal_actions(model, specs, state, g) for g in mine]
+    size = math.prod(len(c) for c in choices)
+    if size <= cap:
+        joint = list(itertools.product(*choices))
+    else:
+        seen = set()
+        joint = []
+        while len(joint) < cap:
+            pick = tuple(c[int(rng.integers(len(c)))] for c in choices)
+            if pick not in seen:
+                seen.add(pick)
+                joint.append(pick)
+    starts = []
+    for option in joint:
+        s = state.copy()
+        for g, action in zip(mine, option):
+            assign(s, g, action)
+        starts.append(s)
+    totals = np.zeros(len(joint))
+    counts = np.zeros(len(joint), dtype=np.int64)
+    done = 0
+    iterations = 0
+    deadline = clock() + time_budget if time_budget and clock is not None else None
+    per_call = max(1, 64 // batch)           # how many joint actions share one numpy batch
+    cursor = 0
+    while done < playouts:
+        if deadline is not None and iterations and clock() >= deadline:
+            break
+        take = []
+        while len(take) < per_call and done + batch * (len(take) + 1) <= max(playouts, batch):
+            take.append(cursor % len(joint))
+            cursor += 1
+        if not take:
+            break
+        values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
+                              [horizon - 1] * len(take), policy, rng, batch)
+        for i, row in zip(take, values):
+            totals[i] += float(row.sum())
+            counts[i] += batch
+        done += batch * len(take)
+        iterations += len(take)
+    means = np.where(counts > 0, totals / np.maximum(counts, 1), -1.0)
+    best = int(np.argmax(means))                  # ties: the first joint action
+    stats = sorted(([" ".join(f"{TASK_NAMES[a[0]]} {a[1]}" for a in joint[i]), int(counts[i]), round(float(means[i]), 4)]
+                    for i in range(len(joint)) if counts[i]), key=lambda row: -row[2])[:10]
+    return Decision(dict(zip(mine, joint[best])), float(means[best]), done, iterations, stats, "eo")
+
+
+def scripted(model: Model, specs, state: State, team: int) -> Decision:
+    """The scripted commander: every group attacks the nearest enemy group (attack-nearest)."""
+    actions = {g: scripted_action(model, specs, state, g) for g, s in enumerate(specs)
+               if s.team == team and state.hp[g] > 0}
+    return Decision(actions, evaluate(model, specs, state, team), 0, 0, algorithm="scripted")
+
+
+def ucb1(means_fn, arms: int, pulls: int, rng, exploration: float = math.sqrt(2)) -> list[int]:
+    """Plain UCB1 (thesis program 4) on a bandit: ``means_fn(arm, rng) -> reward in [0, 1]``. Returns pull counts."""
+    counts = [0] * arms
+    sums = [0.0] * arms
+    for a in range(arms):
+        sums[a] += means_fn(a, rng)
+        counts[a] += 1
+    for n in range(arms, pulls):
+        ln_n = math.log(n)
+        a = max(range(arms), key=lambda i: (sums[i] / counts[i] + exploration * math.sqrt(ln_n / counts[i]), -i))
+        sums[a] += means_fn(a, rng)
+        counts[a] += 1
+    return counts

@@ -1,0 +1,192 @@
+"""Regions and tactical search: k-means on paths, UCB1, the abstract model, UCT and Expected Outcome."""
+import collections
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ai import regions, tactics
+from ai.tactics import ATTACK, HOLD, MOVE, GroupSpec, Model, new_state
+
+
+def grid(rows):
+    walk = [ch != "#" for row in rows for ch in row]
+    doors = frozenset(y * len(rows[0]) + x for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in "+L/")
+    return walk, len(rows[0]), len(rows), doors
+
+
+def connected(cells, width):
+    cells = set(cells)
+    start = next(iter(cells))
+    seen = {start}
+    stack = [start]
+    while stack:
+        c = stack.pop()
+        x = c % width
+        for n, ok in ((c - 1, x > 0), (c + 1, x < width - 1), (c - width, True), (c + width, True)):
+            if ok and n in cells and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen == cells
+
+
+ROOMS = [
+    "##################",
+    "#.......#........#",
+    "#.......#........#",
+    "#.......+........#",
+    "#.......#........#",
+    "#########........#",
+    "#....#...........#",
+    "#....#...........#",
+    "##################",
+]
+
+
+def check_regions(rows, k, seed=3):
+    walk, w, h, doors = grid(rows)
+    r = regions.kmeans(walk, w, h, k, seed, doors)
+    walkable = [i for i, ok in enumerate(walk) if ok]
+    assert all(r.labels[i] >= 0 for i in walkable)                   # every walkable tile is covered
+    assert all(r.labels[i] == -1 for i, ok in enumerate(walk) if not ok)
+    for lab in range(r.k):
+        cells = [i for i, v in enumerate(r.labels) if v == lab]
+        assert cells and connected(cells, w), f"region {lab} is split"  # never split by a wall
+        cx, cy = r.centres[lab]
+        assert r.labels[cy * w + cx] == lab
+    return r, w
+
+
+def test_regions_cover_every_tile_are_connected_and_stable():
+    r, w = check_regions(ROOMS, 5)
+    assert r.k == 5 and r == regions.kmeans(*grid(ROOMS)[:3], 5, 3, grid(ROOMS)[3])
+    # the room behind the door is a region of its own, joined to its neighbour through the door
+    door = 3 * w + 8
+    assert any(door in cells for cells in r.edges.values())
+    assert r.neighbours(r.labels[door], passable=lambda cells: not cells) != r.neighbours(r.labels[door])
+
+
+def test_disconnected_areas_each_get_a_region():
+    rows = ["##########", "#...#....#", "#...#....#", "##########"]
+    r, w = check_regions(rows, 3)
+    left = {r.labels[1 * w + 1]}
+    right = {r.labels[1 * w + 6]}
+    assert left.isdisjoint(right) and all(not set(pair) <= left | right or not (set(pair) & left and set(pair) & right)
+                                          for pair in r.edges)
+    with pytest.raises(ValueError, match="below the 2 separate walkable areas"):
+        regions.kmeans(*grid(rows)[:3], 1, 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 16), st.integers(2, 6))
+def test_random_maps_give_connected_covering_regions(seed, k):
+    rng = np.random.default_rng(seed)
+    w, h = 14, 9
+    rows = ["#" * w] + ["#" + "".join("#" if rng.random() < 0.22 else "." for _ in range(w - 2)) + "#"
+                        for _ in range(h - 2)] + ["#" * w]
+    walk, _, _, doors = grid(rows)
+    comps = len(regions._components(walk, w, h))
+    if comps == 0 or k < comps:
+        return
+    check_regions(rows, k, seed)
+
+
+def test_ucb1_finds_the_best_arm_of_a_known_bandit():
+    means = [0.2, 0.5, 0.8, 0.45]
+    counts = tactics.ucb1(lambda a, rng: float(rng.random() < means[a]), 4, 3000, np.random.default_rng(7))
+    assert counts.index(max(counts)) == 2 and counts[2] > 0.7 * sum(counts)
+
+
+LINE = Model(adjacency=((1,), (0, 2), (1,)), step_seconds=6.0)
+
+
+def test_simulate_attrition_moves_and_evaluation():
+    specs = [GroupSpec("a", 0, 100.0, 10.0), GroupSpec("e", 1, 100.0, 10.0)]
+    s = new_state([0, 0], [100.0, 100.0])
+    tactics.assign(s, 0, (ATTACK, 0))
+    tactics.assign(s, 1, (ATTACK, 0))
+    tactics.simulate(LINE, specs, s)
+    assert s.hp[0] == pytest.approx(s.hp[1]) and 0 < s.hp[0] < 100
+    assert tactics.evaluate(LINE, specs, s, 0) == pytest.approx(0.5)
+    far = new_state([0, 2], [100.0, 100.0])
+    tactics.assign(far, 0, (MOVE, 1))
+    tactics.simulate(LINE, specs, far)
+    assert far.region == [1, 2] and far.hp == [100.0, 100.0]
+    cover = new_state([0, 0], [100.0, 100.0])
+    tactics.assign(cover, 0, (HOLD, 0))
+    tactics.assign(cover, 1, (ATTACK, 0))
+    tactics.simulate(LINE, specs, cover)
+    assert cover.hp[0] > cover.hp[1]                   # holding: fires at 0.9, takes 0.8
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 20))
+def test_batched_simulation_matches_the_plain_python_one(seed):
+    rng = np.random.default_rng(seed)
+    adjacency = ((1, 2), (0, 3), (0, 3), (1, 2))
+    model = Model(adjacency, evaluation=["strength", "hp", "count"][seed % 3])
+    specs = [GroupSpec(f"g{i}", i % 2, 100.0 + 10 * i, 5.0 + i, 25.0) for i in range(6)]
+    s = new_state([int(x) for x in rng.integers(0, 4, 6)], [float(x) for x in rng.uniform(0, 150, 6)])
+    for g in range(6):
+        opts = tactics.legal_actions(model, specs, s, g)
+        tactics.assign(s, g, opts[int(rng.integers(len(opts)))])
+    batch = tactics.Batch(model, specs, s, 3)
+    tactics.simulate(model, specs, s)
+    batch.simulate()
+    for b in range(3):
+        assert batch.region[b].tolist() == s.region
+        assert np.allclose(batch.hp[b], s.hp)
+        assert batch.evaluate(0)[b] == pytest.approx(tactics.evaluate(model, specs, s, 0))
+
+
+def pincer():
+    """Two of our groups either side of an entrenched enemy: only attacking together wins."""
+    specs = [GroupSpec("west", 0, 100.0, 10.0), GroupSpec("east", 0, 100.0, 10.0),
+             GroupSpec("fort", 1, 160.0, 16.0, mobile=False)]
+    return specs, new_state([0, 2, 1], [100.0, 100.0, 160.0])
+
+
+def test_uct_finds_the_winning_move_in_a_hand_built_position():
+    specs, s = pincer()
+    d = tactics.uct(LINE, specs, s, 0, playouts=4000, batch=8, horizon=3, policy="scripted",
+                    rng=np.random.default_rng(1))
+    assert d.actions == {0: (MOVE, 1), 1: (MOVE, 1)}, d.stats
+    assert d.playouts == 4000 and d.iterations == 500
+    # and it is right: together they take the fort, one alone is lost
+    for plan, fort_falls, ours_lost in (({0: (MOVE, 1), 1: (MOVE, 1)}, True, 0),
+                                        ({0: (MOVE, 1), 1: (HOLD, 2)}, False, 1)):
+        t = s.copy()
+        for g, a in plan.items():
+            tactics.assign(t, g, a)
+        tactics.assign(t, 2, (ATTACK, 1))
+        tactics.simulate(LINE, specs, t)
+        for _ in range(3):                                 # then everyone fights where they stand
+            for g in range(3):
+                tactics.assign(t, g, (ATTACK, t.region[g]))
+            tactics.simulate(LINE, specs, t)
+        assert (t.hp[2] == 0) == fort_falls and sum(h == 0 for h in t.hp[:2]) == ours_lost
+
+
+def test_expected_outcome_finds_it_too_and_scripted_attacks_nearest():
+    specs, s = pincer()
+    d = tactics.expected_outcome(LINE, specs, s, 0, playouts=2000, horizon=3, policy="scripted",
+                                 rng=np.random.default_rng(1))
+    assert d.actions == {0: (MOVE, 1), 1: (MOVE, 1)}
+    assert tactics.scripted(LINE, specs, s, 0).actions == {0: (MOVE, 1), 1: (MOVE, 1)}
+
+
+def test_same_iterations_and_seed_give_the_same_decision():
+    specs = [GroupSpec(f"b{i}", 0, 120.0, 9.0) for i in range(4)] + [GroupSpec(f"r{i}", 1, 120.0, 9.0) for i in range(4)]
+    model = Model(tuple(tuple(n for n in (i - 1, i + 1) if 0 <= n < 20) for i in range(20)))
+    s = new_state([0, 3, 6, 9, 19, 16, 13, 10], [120.0] * 8)
+    runs = [tactics.uct(model, specs, s, 0, playouts=800, rng=np.random.default_rng(42)) for _ in range(3)]
+    assert all(r.actions == runs[0].actions and r.stats == runs[0].stats for r in runs)
+    other = tactics.uct(model, specs, s, 0, playouts=800, rng=np.random.default_rng(43))
+    assert other.playouts == 800
+
+
+def test_time_budget_uses_the_callers_clock():
+    specs, s = pincer()
+    ticks = iter(range(1000))
+    d = tactics.uct(LINE, specs, s, 0, playouts=10 ** 6, leaves=8, time_budget=5, clock=lambda: next(ticks))
+    assert 0 < d.iterations <= 5 * 8 and d.playouts < 10 ** 6     # the clock is read once per gathered batch
