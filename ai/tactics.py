@@ -61,7 +61,7 @@ class GroupSpec:
 @dataclass(frozen=True)
 class Model:
     adjacency: tuple                      # region -> tuple of adjacent regions
-    step_seconds: float = 6.0
+    step_seconds: float = 10.0
     substeps: int = 3
     evaluation: str = "strength"
     hops: np.ndarray = field(default=None, compare=False, repr=False)      # (R, R) region graph distance

@@ -107,6 +107,18 @@ class Pickup:
 
 
 @dataclass(slots=True)
+class SquadOrder:
+    """A squad's standing order from its commander (on the squad's own entity). kind: none, hold, move, attack."""
+    team: int
+    squad: int
+    kind: str = "none"
+    region: int = -1
+    x: float = 0.0
+    y: float = 0.0
+    since: int = -1              # tick the order was given
+
+
+@dataclass(slots=True)
 class Memory:
     """What an NPC's perception remembers between decisions (decider state, not world state)."""
     seen_x: float = 0.0
@@ -120,7 +132,7 @@ class Memory:
 
 ALL_COMPONENTS: tuple[type, ...] = (
     Position, Mover, Health, Team, Weapon, Ammo, Squad, Selectable, UnitKind,
-    Controller, Inventory, Door, Pickup,
+    Controller, Inventory, Door, Pickup, SquadOrder,
 )
 
 

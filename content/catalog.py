@@ -59,6 +59,12 @@ FACTS: dict[str, tuple[str, str]] = {
     "cover_behind_door": ("bool", "the best cover can only be reached by opening a closed or locked door"),
     "cover_door": ("entity", "that door (absent when the cover is not behind one)"),
     "cover_door_locked": ("bool", "that door is locked (false when there is no such door)"),
+    # the commander's order for the NPC's squad
+    "intent_known": ("bool", "the squad has an order from its commander"),
+    "intent_kind": ("str", "the order: 'hold', 'move' or 'attack' (absent when none)"),
+    "intent_x": ("float", "where the order sends this NPC (the region's centre, spread per NPC; absent when none)"),
+    "intent_y": ("float", "where the order sends this NPC (absent when none)"),
+    "intent_distance": ("float", "distance to that point (inf when there is no order)"),
 }
 
 #: target types a GOAP action may name: the host offers every such entity (with its distance) to the planner
@@ -77,6 +83,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "open_door": ("target (a door)", "walk next to a door and open it; a locked door uses up a key"),
     "enter_cover": ("x, y (a cover tile)", "walk onto a cover tile and hold it (exclusively)"),
     "wait": ("ticks", "stand still for a number of ticks"),
+    "order": ("kind, region, x, y (actor: a squad)", "a commander's standing order to a squad"),
 }
 
 

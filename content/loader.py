@@ -7,6 +7,7 @@ directory has the same shape)::
     htn/*.toml        one HTN domain per file (primitive and compound tasks, methods)
     brains/*.toml     one NPC brain per file (utility candidates, HFSM states, behavior trees)
     units/*.toml      one unit type per file
+    commanders/*.toml one tactical commander profile per file
     maps/*.toml       one map per file
     scenarios/*.toml  one scenario per file
 
@@ -129,6 +130,7 @@ class Content:
     files: tuple[str, ...]
     brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.BrainDef
     brain_defs: dict = field(default_factory=dict)    # id -> the validated schema model (for docs and diagrams)
+    commanders: dict = field(default_factory=dict)    # commander profile id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
     htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
 
@@ -338,8 +340,14 @@ WALKABLE_TILES = set(".c/ak")
 
 
 def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
-                    problems: list[Problem]) -> bool:
+                    problems: list[Problem], commanders: dict) -> bool:
     ok = True
+    for t, team in enumerate(sdef.teams):
+        if team.commander and team.commander not in commanders:
+            path, line = item.locate(("teams", t, "commander"))
+            problems.append(Problem(path, line, f"teams[{t}].commander", f"unknown commander '{team.commander}'"
+                                                                          f"{suggest(team.commander, commanders)}"))
+            ok = False
     if sdef.map not in maps:
         path, line = item.locate(("map",))
         problems.append(Problem(path, line, "map", f"unknown map '{sdef.map}'"))
@@ -415,6 +423,7 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
                                                          f"{suggest(udef.brain, models['brains'])}"))
             continue
         units[uid] = udef
+    commanders = {cid: m for cid, (_, m) in models["commanders"].items()}
     maps: dict[str, TileMap] = {}
     for mid, (item, mdef) in models["maps"].items():
         tmap = _tile_rows(item, mdef, problems)
@@ -422,13 +431,14 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
             maps[mid] = tmap
     scenarios: dict[str, ScenarioDef] = {}
     for sid, (item, sdef) in models["scenarios"].items():
-        if _check_scenario(item, sdef, units, maps, problems):
+        if _check_scenario(item, sdef, units, maps, problems, commanders):
             scenarios[sid] = sdef
 
     if problems:
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
                    content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
+                   commanders=commanders,
                    goap={k: m for k, (_i, m) in models["goap"].items()},
                    htn={k: m for k, (_i, m) in models["htn"].items()})
 

@@ -84,6 +84,30 @@ class TeamDef(Strict):
         default="scripted", description="who controls the team: the scripted attack-nearest AI, each unit's brain, "
                                         "the player, or nobody")
     spawns: list[SpawnDef] = Field(min_length=1, max_length=200, description="groups of units the team starts with")
+    commander: str = Field(default="", description="commander profile that orders the team's squads ('' = none)")
+
+
+class CommanderDef(Strict):
+    """A tactical commander profile (file kind ``commanders/``): how a team's squads are given orders."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id scenarios and `rts tournament` refer to")
+    name: str = Field(default="", max_length=60, description="display name")
+    algorithm: Literal["uct", "eo", "scripted"] = Field(
+        default="uct", description="uct: bandit tree search; eo: flat Monte Carlo (Expected Outcome); scripted: "
+                                   "every squad attacks the nearest enemy squad")
+    playouts: int = Field(default=2000, ge=1, le=1_000_000, description="search budget in abstract playouts "
+                                                                        "(deterministic)")
+    time_budget_ms: float = Field(default=0.0, ge=0, le=10_000, description="> 0: also stop after this many "
+                                  "milliseconds (anytime; the orders are in the ledger, so replays stay exact)")
+    exploration: float = Field(default=0.7, ge=0, le=10, description="UCB1 exploration constant")
+    horizon: int = Field(default=3, ge=1, le=20, description="rounds (simulate steps) searched ahead")
+    playout: Literal["random", "scripted"] = Field(default="scripted", description="playout policy for both sides")
+    batch: int = Field(default=8, ge=1, le=1024, description="playouts per tree leaf (run together)")
+    leaves: int = Field(default=8, ge=1, le=256, description="tree leaves gathered per numpy batch")
+    evaluation: Literal["strength", "hp", "count"] = Field(
+        default="strength", description="force balance: hit points x damage rate, hit points, or unit count")
+    step_seconds: float = Field(default=10.0, gt=0, le=120, description="game seconds one simulate step covers")
+    every: int = Field(default=90, ge=1, le=100_000, description="ticks between decisions")
+    regions: int = Field(default=20, ge=1, le=200, description="how many regions the map is cut into (k-means)")
 
 
 class ScenarioDef(Strict):
@@ -408,6 +432,7 @@ KINDS: dict[str, type[Strict]] = {
     "htn": HtnDef,
     "brains": BrainDef,
     "units": UnitDef,
+    "commanders": CommanderDef,
     "maps": MapDef,
     "scenarios": ScenarioDef,
 }

@@ -148,6 +148,30 @@ def cmd_play(args) -> int:
                     frames=args.frames, screenshot=args.screenshot)
 
 
+def cmd_tournament(args) -> int:
+    content = _load(args.mod)
+    scenario = _scenario(content, args.scenario)
+    for flag, name in (("--a", args.a), ("--b", args.b)):
+        if name not in content.commanders:
+            known = ", ".join(sorted(content.commanders)) or "none"
+            raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known})")
+    if len(content.scenarios[scenario].teams) != 2:
+        raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; a tournament needs 2")
+    from game.tournament import run
+    summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
+                  progress=not args.no_progress).as_dict()
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return 0
+    lo, hi = summary["win_rate_ci95"]
+    print(f"{summary['a']} vs {summary['b']} on {scenario}, {summary['games']} games (sides alternate):")
+    print(f"  {summary['a']}: {summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses")
+    print(f"  win rate {summary['win_rate']:.1%} (95% interval {lo:.1%} - {hi:.1%}); "
+          f"score rate {summary['score_rate']:.1%} (a draw counts half)")
+    print(f"  mean length {summary['mean_ticks']:.0f} ticks")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from benchmarks.run import main as bench_main
     return bench_main(args)
@@ -217,6 +241,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     add_mod(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("tournament", help="commander profile A against B over many headless matches")
+    p.add_argument("--a", required=True, metavar="PROFILE", help="commander profile for side A")
+    p.add_argument("--b", required=True, metavar="PROFILE", help="commander profile for side B")
+    p.add_argument("--games", type=_pos_int, default=20, help="matches to play (default 20); sides alternate")
+    p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
+    p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (games, wins, draws, losses, ...)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_mod(p)
+    p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")

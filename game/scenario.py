@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import deque
 
 from components import (Ammo, Brain, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
-                        Selectable, Squad, Team, UnitKind, Weapon)
+                        Selectable, Squad, SquadOrder, Team, UnitKind, Weapon)
 from content.schema import UnitDef
 from game.navgrid import DOOR_TILES
 
@@ -72,6 +72,9 @@ def populate(world) -> None:
                 world.create_entity(Pickup(tx, ty, "ammo", AMMO_CRATE_ROUNDS), Position(tx + 0.5, ty + 0.5))
             elif ch == "k":
                 world.create_entity(Pickup(tx, ty, "key", 1), Position(tx + 0.5, ty + 0.5))
+    for t, team in enumerate(world.scenario.teams):          # one entity per squad holds its orders
+        for squad in sorted({spawn.squad for spawn in team.spawns}):
+            world.create_entity(SquadOrder(t, squad))
     taken: set = set()
     for t, team in enumerate(world.scenario.teams):
         for spawn in team.spawns:

@@ -25,7 +25,7 @@ _world_ids = itertools.count(1)
 
 class World:
     def __init__(self, content: Content, scenario_id: str, seed: int, *, populate: bool = True,
-                 controllers: dict[int, str] | None = None):
+                 controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
         from systems import build_processors, build_executors
         from systems.brains import attach_perception
@@ -46,6 +46,12 @@ class World:
         self.controllers = [t.ai for t in self.scenario.teams]
         for team, ai in (controllers or {}).items():
             self.controllers[team] = ai
+        #: team index -> commander profile id ('' = none); overrides the scenario
+        self.commanders = [t.commander for t in self.scenario.teams]
+        for team, name in (commanders or {}).items():
+            if name and name not in content.commanders:
+                raise KeyError(name)
+            self.commanders[team] = name
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
         #: each team's latest enemy sighting [x, y, game seconds] shared by its NPCs (decider state)

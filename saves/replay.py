@@ -51,7 +51,8 @@ class ReplayRecorder:
         header = {
             "format": REPLAY_VERSION, "game": GAME_VERSION, "content_hash": world.content.content_hash,
             "scenario": world.scenario_id, "seed": world.seed, "max_ticks": world.max_ticks,
-            "start_tick": world.tick, "controllers": list(world.controllers), "mods": list(mods or []),
+            "start_tick": world.tick, "controllers": list(world.controllers), "commanders": list(world.commanders),
+            "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }
         self.fh.write(REPLAY_MAGIC + frame(b"H", header))

@@ -44,6 +44,7 @@ def snapshot_state(world) -> dict:
         "over": world.over,
         "winner": -1 if world.winner is None else world.winner,
         "controllers": list(world.controllers),
+        "commanders": list(world.commanders),
         "world": blob,
         "sync_hash": hash_bytes(blob),
         "deciders": decider_state(world),
@@ -115,7 +116,14 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     teams = len(content.scenarios[scenario].teams)
     if len(controllers) != teams or not all(isinstance(c, str) for c in controllers):
         raise SaveError(path, "controllers do not match the scenario's teams")
-    world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)))
+    commanders = state.get("commanders", [""] * teams)
+    if not (isinstance(commanders, list) and len(commanders) == teams and all(isinstance(c, str) for c in commanders)):
+        raise SaveError(path, "commanders do not match the scenario's teams")
+    for name in commanders:
+        if name and name not in content.commanders:
+            raise SaveError(path, f"snapshot needs commander '{name}', which the loaded content lacks")
+    world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)),
+                  commanders=dict(enumerate(commanders)))
     try:
         parts = world_parts(path, state)
         world.tick = _int(path, parts["tick"], "tick")

@@ -1,6 +1,6 @@
 """esper processors, one concern each, run every tick in ``SYSTEM_ORDER``.
 
-deciders (they only submit to the ledger) -> the ledger -> action executors
+deciders (commander, brains, scripted AI: they only submit to the ledger) -> the ledger -> action executors
 -> movement -> combat -> recovery on cover -> death -> brains' inboxes (the ends of their actions).
 """
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from systems.actions import ActionSystem, build_executors
 from systems.brains import BrainInboxSystem, BrainSystem
 from systems.combat import CombatSystem
+from systems.commander import CommanderSystem
 from systems.death import DeathSystem
 from systems.ledger_system import LedgerSystem
 from systems.movement import MovementSystem
@@ -15,6 +16,7 @@ from systems.recovery import RecoverySystem
 from systems.scripted_ai import ScriptedAISystem
 
 SYSTEM_ORDER = (
+    CommanderSystem,    # decider: every K ticks, orders squads (UCT / Expected Outcome / scripted)
     BrainSystem,        # decider: NPC brains (utility -> HFSM -> BT) submit actions
     ScriptedAISystem,   # decider: submits actions
     LedgerSystem,       # accept / reject / start / cancel / time out

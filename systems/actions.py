@@ -16,7 +16,7 @@ import math
 
 import esper
 
-from components import Ammo, Door, Health, Inventory, Mover, Pickup, Position, Team, Weapon
+from components import Ammo, Door, Health, Inventory, Mover, Pickup, Position, SquadOrder, Team, Weapon
 from game.ledger import CONFIRMED, FAILED, STARTED, Action
 
 ARRIVE = 0.15          # tiles: close enough to a waypoint goal
@@ -366,6 +366,45 @@ class WaitExecutor(_Base):
         return None
 
 
+ORDER_KINDS = ("hold", "move", "attack")
+
+
+class OrderExecutor:
+    """A commander's order to a squad (actor = the squad's entity): it stands until the next order."""
+    default_timeout = 0
+
+    def check(self, world, action):
+        order = _comp(action.actor, SquadOrder)
+        if order is None:
+            return "actor is not a squad"
+        p = action.params
+        if p.get("kind") not in ORDER_KINDS:
+            return f"order kind must be one of {', '.join(ORDER_KINDS)}"
+        if not isinstance(p.get("region"), int) or isinstance(p.get("region"), bool) or p["region"] < 0:
+            return "order needs a region number"
+        for key in ("x", "y"):
+            if not isinstance(p.get(key), float):
+                return f"order needs a point ({key})"
+        if not world.nav.in_bounds(int(p["x"]), int(p["y"])):
+            return "order point is outside the map"
+        return None
+
+    def reservations(self, world, action):
+        return []
+
+    def start(self, world, action):
+        pass
+
+    def update(self, world, action):
+        order = _comp(action.actor, SquadOrder)
+        p = action.params
+        order.kind, order.region, order.x, order.y, order.since = p["kind"], p["region"], p["x"], p["y"], world.tick
+        return CONFIRMED, f"{p['kind']} region {p['region']}"
+
+    def stop(self, world, action):
+        pass
+
+
 def build_executors() -> dict:
     return {
         "move": MoveExecutor(),
@@ -376,6 +415,7 @@ def build_executors() -> dict:
         "open_door": OpenDoorExecutor(),
         "enter_cover": EnterCoverExecutor(),
         "wait": WaitExecutor(),
+        "order": OrderExecutor(),
     }
 
 
@@ -387,7 +427,7 @@ class ActionSystem(esper.Processor):
         for action in ledger.active_sorted():
             if action.state != STARTED:
                 continue
-            if not _alive_unit(action.actor):
+            if action.kind != "order" and not _alive_unit(action.actor):
                 ledger.actor_gone(world, action.actor)
                 continue
             result = ledger.executors[action.kind].update(world, action)

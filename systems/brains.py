@@ -104,6 +104,7 @@ class BrainSystem(esper.Processor):
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]
             facts = perception.facts(eid, now)
             rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
+            rec["kind"] = "npc"
             rec["tick"] = tick
             rec["entity"] = eid
             log.add(rec)

@@ -18,7 +18,7 @@ import math
 import esper
 import numpy as np
 
-from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Team, UnitKind, Weapon
+from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 
 INF = math.inf
 LOS_CHECKS = 6            # enemies in sight range whose line of sight is checked, nearest first
@@ -27,6 +27,7 @@ COVER_RADIUS = 20.0
 SEARCH_MEMORY = 15.0      # seconds a sighting stays worth searching
 ARRIVED = 2.5             # tiles: close enough to a search point to call it checked
 HURT_MEMORY = 2.0
+SPREAD = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1), (2, 0), (-2, 0), (0, 2)]
 AWAY_WEIGHT = 0.5         # cover score: my distance minus this times the enemy's distance to it (capped)
 AWAY_CAP = 16.0
 DOOR_PENALTY = 1.5       # tiles added to cover behind a door (opening it), plus the detour via a key if locked
@@ -48,6 +49,8 @@ class Perception:
             spawns[t] = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in team.spawns]
         self._links_version = -1
         self._occupied_tick = -1
+        self._orders_tick = -1
+        self._orders_by: dict = {}
         self._occupied_by: dict = {}
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
@@ -149,11 +152,36 @@ class Perception:
         else:
             f["search_distance"] = INF
 
+        # -- the squad's order ------------------------------------------------------------------------------------
+        self._intent(f, eid, team, x, y)
         # -- cover ------------------------------------------------------------------------------------------------
         self._cover(f, eid, x, y, tx, ty, in_cover, visible)
         # -- pickups ---------------------------------------------------------------------------------------------
         self._pickups(f, eid, x, y)
         return f
+
+    def _orders(self) -> dict:
+        """(team, squad) -> SquadOrder, built once per tick."""
+        if self._orders_tick != self.world.tick:
+            self._orders_by = {(o.team, o.squad): o for _e, o in esper.get_component(SquadOrder)}
+            self._orders_tick = self.world.tick
+        return self._orders_by
+
+    def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
+        squad = esper.try_component(eid, Squad)
+        order = self._orders().get((team, squad.squad)) if squad is not None else None
+        if order is None or order.kind == "none":
+            f["intent_known"] = False
+            f["intent_distance"] = INF
+            return
+        # squad members spread over the tiles around the order's point instead of piling onto one
+        nav = self.world.nav
+        dx, dy = SPREAD[eid % len(SPREAD)]
+        ix, iy = order.x + dx, order.y + dy
+        if not nav.is_walkable(int(ix), int(iy)):
+            ix, iy = order.x, order.y
+        f.update(intent_known=True, intent_kind=order.kind, intent_x=ix, intent_y=iy,
+                 intent_distance=math.hypot(ix - x, iy - y))
 
     def door_links(self) -> list[tuple[int, str, frozenset]]:
         """(door entity, state, walkable areas next to it) for every door that is not open; per door change."""
@@ -297,5 +325,5 @@ PRODUCES = frozenset({
     "enemy_distance", "enemy_in_range", "enemy_hp_frac", "allies_near", "force_ratio", "seen_ago", "search_known",
     "search_x", "search_y", "search_distance", "cover_known", "cover_x", "cover_y", "cover_distance", "crate_known",
     "crate", "crate_distance", "key_known", "key", "has_reserve", "cover_behind_door", "cover_door",
-    "cover_door_locked",
+    "cover_door_locked", "intent_known", "intent_kind", "intent_x", "intent_y", "intent_distance",
 })

@@ -55,7 +55,7 @@ def broken(tmp_path, old, new):
 
 def test_default_brains_compile(content):
     guard = content.brains["guard"]
-    assert {c.id for c in guard.selector.candidates} == {"engage", "search", "retreat", "resupply"}
+    assert {c.id for c in guard.selector.candidates} == {"engage", "advance", "search", "retreat", "resupply"}
     assert guard.machine.states["shoot"].parent == "engage"
     assert all(content.units[u].brain == "guard" for u in ("rifleman", "heavy", "scout"))
 

@@ -121,13 +121,14 @@ def test_skirmish_guards_choose_between_engage_search_retreat_and_idle_in_the_re
     rec.close(world)
     world.close()
     replay = read_replay(path)
-    modes = collections.Counter(r["mode"] for r in replay.decisions)
-    states = collections.Counter(tuple(r["state"]) for r in replay.decisions)
+    npc = [r for r in replay.decisions if r["kind"] == "npc"]
+    modes = collections.Counter(r["mode"] for r in npc)
+    states = collections.Counter(tuple(r["state"]) for r in npc)
     assert {"engage", "search", "retreat", None} <= set(modes), modes
     assert {("engage", "approach"), ("engage", "shoot"), ("retreat", "take_cover")} <= set(states)
-    reasons = collections.Counter(r["reason"] for r in replay.decisions)
+    reasons = collections.Counter(r["reason"] for r in npc)
     assert reasons["held by hysteresis"] > 0 and reasons["invalidation"] > 0 and reasons["emergency"] > 0
-    one = next(r for r in replay.decisions if r["mode"] == "engage")
+    one = next(r for r in npc if r["mode"] == "engage")
     cand = next(c for c in one["candidates"] if c["id"] == "engage")
     assert cand["gates"] and cand["prefs"][0][0] == "hp_frac" and cand["score"] > 0
     assert verify(replay, content).ok

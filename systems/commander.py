@@ -1,0 +1,132 @@
+"""The tactical commander in the tick: abstract the world, search, and order squads through the ledger.
+
+Every ``every`` ticks (the profile's), for each team with a commander
+profile: the map's regions (ai/regions, cut once per map), the region graph
+with the doors as they are now, and one group per squad (its members' most
+common region, their hit points and damage rate) make the abstract state;
+the profile's algorithm (UCT, Expected Outcome or scripted attack-nearest,
+ai/tactics) picks an action per group; each becomes an ``order`` action on the
+squad's entity (hold / attack / move, a region and its centre) submitted to
+the ledger — only when it changed. The NPCs read their squad's order as
+facts (``intent_*``). Search budgeted by playouts is deterministic (its RNG is
+seeded from the world seed, team and tick); with a time budget the decision
+may differ from run to run, but the orders are in the ledger, so a replay
+re-applies them and never searches.
+"""
+from __future__ import annotations
+
+import collections
+import time
+
+import esper
+import numpy as np
+
+from ai import regions as region_cut
+from ai import tactics
+from components import Door, Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
+from content.loader import WALKABLE_TILES
+
+KIND_OF = {tactics.HOLD: "hold", tactics.ATTACK: "attack", tactics.MOVE: "move"}
+REGION_SEED = 1            # the map's cut does not depend on the match seed
+
+
+def map_regions(world, k: int) -> region_cut.Regions:
+    tmap = world.tilemap
+    walk = [ch in WALKABLE_TILES or ch in "+/L" for row in tmap.rows for ch in row]
+    doors = frozenset(y * tmap.width + x for y, row in enumerate(tmap.rows) for x, ch in enumerate(row)
+                      if ch in "+/L")
+    return region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
+
+
+def squad_entities(world) -> dict[tuple[int, int], int]:
+    world.activate()
+    return {(o.team, o.squad): eid for eid, o in sorted(esper.get_component(SquadOrder))}
+
+
+def abstract(world, regs: region_cut.Regions):
+    """(model parameters' adjacency, group specs, state, squad keys) for the world as it is now."""
+    nav = world.nav
+    passable = lambda cells: all(nav.walkable[c] for c in cells)    # a door edge counts while the door is open
+    adjacency = regs.adjacency(passable)
+    members: dict = collections.defaultdict(list)
+    for eid, (team, squad, pos, health, weapon, kind) in sorted(
+            esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
+        members[(team.team, squad.squad)].append((pos, health, weapon, kind))
+    specs, regions_now, hps, keys = [], [], [], []
+    for key in sorted(members):
+        units = members[key]
+        votes = collections.Counter(regs.region_of(int(p.x), int(p.y)) for p, _h, _w, _k in units)
+        region = min(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        if region < 0:
+            continue
+        hp = sum(h.hp for _p, h, _w, _k in units)
+        max_hp = sum(h.max_hp for _p, h, _w, _k in units)
+        dps = sum(w.damage * w.accuracy * world.hz / max(1, w.cooldown) for _p, _h, w, _k in units)
+        long_range = sum(w.range for _p, _h, w, _k in units) / len(units) > 5.0
+        # fire at full strength scales with what is left: the group's dps now is dps_full * hp / max_hp
+        specs.append(tactics.GroupSpec(f"{key[0]}:{key[1]}", key[0], max_hp, dps * max_hp / max(hp, 1e-9),
+                                       max_hp / len(units), int(long_range)))
+        regions_now.append(region)
+        hps.append(hp)
+        keys.append(key)
+    return adjacency, specs, tactics.new_state(regions_now, hps), keys
+
+
+class CommanderSystem(esper.Processor):
+    def process(self, world):
+        if not world.deciders_enabled:
+            return
+        profiles = world.content.commanders
+        for team, name in enumerate(world.commanders):
+            profile = profiles.get(name) if name else None
+            if profile is None or world.controllers[team] == "player":
+                continue
+            if world.tick % profile.every != team % profile.every:
+                continue
+            decide(world, team, profile)
+
+
+def decide(world, team: int, profile) -> dict:
+    """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
+    regs = map_regions(world, profile.regions)
+    adjacency, specs, state, keys = abstract(world, regs)
+    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation)
+    rng = np.random.default_rng([world.seed, team, world.tick])
+    clock = time.perf_counter if profile.time_budget_ms > 0 else None
+    budget = profile.time_budget_ms / 1000.0
+    started = time.perf_counter()
+    if profile.algorithm == "uct":
+        decision = tactics.uct(model, specs, state, team, playouts=profile.playouts, batch=profile.batch,
+                               leaves=profile.leaves, exploration=profile.exploration, horizon=profile.horizon,
+                               policy=profile.playout, rng=rng, time_budget=budget, clock=clock)
+    elif profile.algorithm == "eo":
+        decision = tactics.expected_outcome(model, specs, state, team, playouts=profile.playouts,
+                                            batch=profile.batch, horizon=profile.horizon, policy=profile.playout,
+                                            rng=rng, time_budget=budget, clock=clock)
+    else:
+        decision = tactics.scripted(model, specs, state, team)
+    elapsed_ms = (time.perf_counter() - started) * 1000.0
+    squads = squad_entities(world)
+    orders = []
+    for g, (task, target) in sorted(decision.actions.items()):
+        key = keys[g]
+        eid = squads.get(key)
+        if eid is None:
+            continue
+        kind = KIND_OF[task]
+        cx, cy = regs.centres[target]
+        current = esper.component_for_entity(eid, SquadOrder)
+        orders.append([key[1], kind, int(target)])
+        if current.kind == kind and current.region == target:
+            continue
+        world.ledger.submit(world.tick, "order", eid, 0,
+                            {"kind": kind, "region": int(target), "x": cx + 0.5, "y": cy + 0.5}, source="commander")
+    record = {
+        "kind": "commander", "tick": world.tick, "entity": -(team + 1), "team": team,
+        "profile": profile.id, "algorithm": decision.algorithm, "playouts": decision.playouts,
+        "iterations": decision.iterations, "value": round(decision.value, 4),
+        "groups": [[specs[g].name, state.region[g], round(state.hp[g], 1)] for g in range(len(specs))],
+        "orders": orders, "stats": decision.stats, "ms": round(elapsed_ms, 2),
+    }
+    world.decisions.add(record)
+    return record
