@@ -22,7 +22,7 @@ from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
-SUITES = ["sim", "saves", "brains", "planning", "all"]
+SUITES = ["sim", "saves", "brains", "planning", "commander", "all"]
 
 
 def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
@@ -132,6 +132,12 @@ def main(args) -> int:
         if not args.json:
             print()
             brains.print_report(out["brains"])
+    if suite in ("commander", "all"):
+        from benchmarks import commander
+        out["commander"] = commander.run()
+        if not args.json:
+            print()
+            commander.print_report(out["commander"])
     if suite in ("planning", "all"):
         from benchmarks import planning
         out["planning"] = planning.run()

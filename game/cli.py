@@ -258,10 +258,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
     p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
-    p.add_argument("--suite", choices=["sim", "saves", "brains", "planning", "all"], default="all",
+    p.add_argument("--suite", choices=["sim", "saves", "brains", "planning", "commander", "all"], default="all",
                    help="sim: ticks/s; saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
-                        "GTPyhop")
+                        "GTPyhop; commander: abstract playouts/s and decision time")
     p.set_defaults(func=cmd_bench)
     return parser
 

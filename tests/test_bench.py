@@ -33,3 +33,11 @@ def test_planning_benchmarks_run_and_agree_with_the_baselines():
     start, goal, actions = planning.exhausting_domain(8)
     from ai import goap
     assert goap.regress(start, goal, actions, budget=50).status == goap.BUDGET
+
+
+def test_commander_benchmarks_run():
+    from benchmarks import commander
+    p = commander.bench_playouts(n=200)
+    assert p["batched_per_s"] > 0 and p["plain_per_s"] > 0 and p["regions"] == 20 and p["groups"] == 8
+    d = commander.bench_decision(repeat=1)
+    assert d["playouts"] == 2000 and d["decision_ms"] > 0

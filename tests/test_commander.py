@@ -1,0 +1,117 @@
+"""The commander in the game: orders through the ledger, NPCs that follow them, determinism, replays, tournaments."""
+import json
+import subprocess
+import sys
+
+import esper
+
+from components import Brain, Squad, SquadOrder, Team
+from game.world import World
+from saves.replay import ReplayRecorder, read_replay, verify
+from systems.commander import abstract, map_regions, squad_entities
+from tests.conftest import write_mod
+
+
+def orders_of(world):
+    world.activate()
+    return {(o.team, o.squad): (o.kind, o.region) for _e, o in sorted(esper.get_component(SquadOrder))}
+
+
+def test_orders_go_through_the_ledger_and_npcs_read_them(content):
+    world = World(content, "skirmish", 3)
+    try:
+        world.step()
+        world.step()
+        submitted = [a for a in world.ledger.actions.values() if a.kind == "order"]
+        assert submitted and all(a.source == "commander" for a in submitted)
+        assert all(a.state == "confirmed" for a in submitted)
+        orders = orders_of(world)
+        assert all(kind in ("hold", "move", "attack") for kind, _r in orders.values()), orders
+        records = [r for r in world.decisions.by_entity[-1]]
+        assert records[0]["kind"] == "commander" and records[0]["algorithm"] == "uct"
+        assert records[0]["playouts"] == 2000 and records[0]["orders"]
+        # an NPC of a squad with an order sees it as facts
+        blue_squad = next(k for k in orders if k[0] == 0)
+        npc = next(e for e, _b in esper.get_component(Brain)
+                   if esper.component_for_entity(e, Squad).squad == blue_squad[1]
+                   and esper.component_for_entity(e, Team).team == 0)
+        facts = world.perception.facts(npc, 0.1)
+        assert facts["intent_known"] and facts["intent_kind"] == orders[blue_squad][0]
+        regs = map_regions(world, 20)
+        assert regs.region_of(int(facts["intent_x"]), int(facts["intent_y"])) in (orders[blue_squad][1], -1) or \
+            abs(facts["intent_x"] - (regs.centres[orders[blue_squad][1]][0] + 0.5)) <= 2
+    finally:
+        world.close()
+
+
+def test_same_seed_gives_the_same_orders_and_squads_follow_them(content):
+    runs = []
+    for _ in range(2):
+        world = World(content, "skirmish", 5)
+        history = []
+        for _t in range(400):
+            world.step()
+            if world.tick % 90 == 3:
+                history.append(orders_of(world))
+        runs.append((history, world.summary()["sync_hash"]))
+        # the guards advance: some NPC chose the 'advance' mode to follow an order
+        assert any(r.get("mode") == "advance" for buf in world.decisions.by_entity.values() for r in buf
+                   if r.get("kind") == "npc")
+        world.close()
+    assert runs[0] == runs[1]
+
+
+def test_abstraction_groups_squads_by_region_and_closed_doors_cut_edges(content):
+    world = World(content, "skirmish", 1)
+    try:
+        regs = map_regions(world, 20)
+        adjacency, specs, state, keys = abstract(world, regs)
+        assert keys == sorted(keys) and len(keys) == 6                     # three squads a side
+        assert all(spec.dps > 0 and spec.max_hp > 0 for spec in specs)
+        assert all(0 <= r < regs.k for r in state.region)
+        door_edges = [pair for pair, cells in regs.edges.items() if cells]
+        assert door_edges
+        closed = [pair for pair in door_edges if any(not world.nav.walkable[c] for c in regs.edges[pair])]
+        for a, b in closed:                                              # a shut door is no way through
+            assert b not in adjacency[a]
+        assert squad_entities(world).keys() == set(keys)
+    finally:
+        world.close()
+
+
+def test_a_replay_with_commanders_verifies_even_with_a_time_budget(content, tmp_path):
+    from content.loader import load_content
+    mod = write_mod(tmp_path / "mod", {"commanders/uct.toml": 'id = "uct"\ntime_budget_ms = 3.0\nplayouts = 100000\n'})
+    timed = load_content([mod])
+    world = World(timed, "skirmish", 2)
+    rec = ReplayRecorder(tmp_path / "c.rtsreplay", world)
+    for _ in range(300):
+        world.step()
+        rec.after_tick(world)
+    rec.close(world)
+    world.close()
+    replay = read_replay(tmp_path / "c.rtsreplay")
+    orders = [r for reqs in replay.requests.values() for r in reqs if r[0] == "submit" and r[2] == "order"]
+    assert orders, "the time-budgeted decisions are in the replay as ledger requests"
+    assert replay.header["commanders"] == ["uct", "uct"]
+    assert verify(replay, timed).ok
+    commander_records = [r for r in replay.decisions if r["kind"] == "commander"]
+    assert commander_records and all(r["playouts"] < 100000 for r in commander_records)
+
+
+def rts(*args):
+    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_tournament_reports_wins_draws_losses_with_an_interval():
+    proc = rts("tournament", "--a", "scripted", "--b", "uct_small", "--games", "2", "--workers", "2", "--json",
+               "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["games"] == 2 and out["wins"] + out["draws"] + out["losses"] == 2
+    lo, hi = out["win_rate_ci95"]
+    assert 0.0 <= lo <= out["win_rate"] <= hi <= 1.0
+    assert [g["a_team"] for g in out["results"]] == [0, 1]               # sides alternate
+    bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "error: --a: unknown commander profile 'nope' (known: eo, scripted, uct, uct_small)"]
