@@ -83,6 +83,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "open_door": ("target (a door)", "walk next to a door and open it; a locked door uses up a key"),
     "enter_cover": ("x, y (a cover tile)", "walk onto a cover tile and hold it (exclusively)"),
     "wait": ("ticks", "stand still for a number of ticks"),
+    "attack_move": ("x, y (tiles)", "walk to a point, stopping to fire at enemies that come within range"),
+    "hold": ("", "stand still and fire at enemies in range, never chasing; lasts until replaced or cancelled"),
     "order": ("kind, region, x, y (actor: a squad)", "a commander's standing order to a squad"),
 }
 

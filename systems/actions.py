@@ -346,6 +346,108 @@ class EnterCoverExecutor(_Walker):
         return (CONFIRMED, "in cover") if action.data.get("at") else None
 
 
+def enemy_in_range(world, eid: int) -> int:
+    """The nearest living enemy within weapon range and line of fire (0 if none; ties to the lowest id)."""
+    pos = esper.component_for_entity(eid, Position)
+    weapon = esper.component_for_entity(eid, Weapon)
+    team = esper.component_for_entity(eid, Team).team
+    best = None
+    r2 = weapon.range * weapon.range
+    for other, (ids, xs, ys) in sorted(world.team_index().items()):
+        if other == team or not len(ids):
+            continue
+        d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
+        for i in d2.argsort(kind="stable"):
+            if d2[i] > r2:
+                break
+            if world.nav.clear_line(pos.x, pos.y, float(xs[i]), float(ys[i])):
+                cand = (float(d2[i]), int(ids[i]))
+                if best is None or cand < best:
+                    best = cand
+                break
+    return 0 if best is None else best[1]
+
+
+def reload_in_place(action: Action, ammo: Ammo) -> bool:
+    """An empty clip with rounds in reserve is refilled over the unit's reload time (held and attack-move orders
+    reload by themselves). True while reloading."""
+    left = action.data.get("reload_left")
+    if left is None:
+        if ammo.clip > 0 or ammo.reserve <= 0:
+            return False
+        action.data["reload_left"] = ammo.reload_ticks
+        return True
+    if left > 1:
+        action.data["reload_left"] = left - 1
+        return True
+    n = min(ammo.clip_size - ammo.clip, ammo.reserve)
+    ammo.clip += n
+    ammo.reserve -= n
+    del action.data["reload_left"]
+    return False
+
+
+class AttackMoveExecutor(_Walker):
+    """Walk to a point, stopping to fire at any enemy that comes within range; confirmed on arrival."""
+    default_timeout = 180 * 30
+    needs = (Position, Mover, Weapon, Ammo, Team)
+
+    def goal(self, world, action):
+        return float(action.params.get("x", -1.0)), float(action.params.get("y", -1.0))
+
+    def check_more(self, world, action):
+        gx, gy = self.goal(world, action)
+        if not world.nav.in_bounds(int(gx), int(gy)) or gx < 0 or gy < 0:
+            return "destination outside the map"
+        return self.check_walk(world, action)
+
+    def update(self, world, action):
+        actor = action.actor
+        weapon = esper.component_for_entity(actor, Weapon)
+        ammo = esper.component_for_entity(actor, Ammo)
+        reload_in_place(action, ammo)
+        enemy = enemy_in_range(world, actor) if ammo.clip > 0 else 0
+        if enemy:
+            if weapon.target != enemy:
+                weapon.target = enemy
+                halt(actor)
+            return None
+        if weapon.target:
+            weapon.target = 0
+            action.data.pop("at", None)
+            action.data["nav"] = -1                 # walk on after the fight
+        result = self.arrived(world, action)
+        if result:
+            return result
+        return (CONFIRMED, "arrived") if action.data.get("at") else None
+
+    def stop(self, world, action):
+        weapon = _comp(action.actor, Weapon)
+        if weapon is not None:
+            weapon.target = 0
+        halt(action.actor)
+
+
+class HoldExecutor(_Base):
+    """Stand still and fire at enemies in range without ever chasing them; lasts until replaced or cancelled."""
+    needs = (Position, Mover, Weapon, Ammo, Team)
+
+    def start(self, world, action):
+        halt(action.actor)
+
+    def update(self, world, action):
+        weapon = esper.component_for_entity(action.actor, Weapon)
+        ammo = esper.component_for_entity(action.actor, Ammo)
+        reload_in_place(action, ammo)
+        weapon.target = enemy_in_range(world, action.actor) if ammo.clip > 0 else 0
+        return None
+
+    def stop(self, world, action):
+        weapon = _comp(action.actor, Weapon)
+        if weapon is not None:
+            weapon.target = 0
+
+
 class WaitExecutor(_Base):
     needs = ()
 
@@ -416,6 +518,8 @@ def build_executors() -> dict:
         "enter_cover": EnterCoverExecutor(),
         "wait": WaitExecutor(),
         "order": OrderExecutor(),
+        "attack_move": AttackMoveExecutor(),
+        "hold": HoldExecutor(),
     }
 
 

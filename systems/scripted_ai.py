@@ -57,8 +57,13 @@ class ScriptedAISystem(esper.Processor):
 
     @staticmethod
     def _return_fire(world, eid, team, pos, ammo, weapon, current) -> None:
-        """A player's idle unit fires back at an enemy already in range; it never walks off on its own."""
-        if current is not None or ammo.clip <= 0:
+        """A player's idle unit reloads an empty clip and fires back at an enemy already in range; it never walks
+        off on its own."""
+        if current is not None:
+            return
+        if ammo.clip <= 0:
+            if ammo.reserve > 0:
+                world.ledger.submit(world.tick, "reload", eid, source="guard")
             return
         nearest = world.nearest_enemy(team.team, pos.x, pos.y)
         if nearest is not None and nearest[1] <= weapon.range * weapon.range:
