@@ -122,6 +122,82 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_explain(args) -> int:
+    from game import explain as ex
+    from saves.replay import check_compatible, read_replay, seek
+    replay = read_replay(args.file)
+    if replay.warning:
+        print(f"warning: {args.file}: {replay.warning}", file=sys.stderr)
+    content = _load(args.mod or replay.header.get("mods") or [])
+    check_compatible(replay, content, args.force)
+    index = ex.RecordIndex(replay.decisions)
+    if args.tick > replay.end_state_tick:
+        raise CliError(f"--tick {args.tick} is past the end of the replay (tick {replay.end_state_tick})")
+    if args.commander is not None:
+        rec = index.commander(args.commander, args.tick)
+        if rec is None:
+            raise CliError(f"team {args.commander} has no commander decision at or before tick {args.tick}")
+        if args.json:
+            print(json.dumps(rec, sort_keys=True))
+        else:
+            print("\n".join(ex.commander_lines(rec)))
+        return 0
+    rec = index.at(args.entity, args.tick)
+    if rec is None:
+        npcs = sorted(e for e in index.by_entity if e > 0)
+        if args.entity not in index.by_entity:
+            hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
+            raise CliError(f"entity {args.entity} never made a decision ({hint})")
+        first = index.by_entity[args.entity][0]["tick"]
+        raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
+                       f"{first})")
+    world = seek(replay, content, args.tick, force=args.force)
+    try:
+        def action_state(aid):
+            action = world.ledger.get(aid)
+            return None if action is None else [action.state, action.reason]
+        out = ex.explain(rec, action_state)
+        unit = None
+        if esper_alive(world, args.entity):
+            unit = unit_state(world, args.entity)
+        out["asked_tick"] = args.tick
+        out["unit"] = unit
+    finally:
+        world.close()
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    if rec["tick"] != args.tick:
+        print(f"(the last decision at or before tick {args.tick} was made at tick {rec['tick']})")
+    for line in ex.lines(out):
+        print(line)
+    if unit is not None:
+        print(f"at tick {args.tick}: hp {unit['hp']:.1f}, clip {unit['clip']}, at ({unit['x']:.1f}, {unit['y']:.1f}), "
+              f"doing {unit['action'] or 'nothing'}")
+    else:
+        print(f"at tick {args.tick} the unit is dead")
+    return 0
+
+
+def esper_alive(world, eid: int) -> bool:
+    import esper
+    from components import Health
+    world.activate()
+    return esper.entity_exists(eid) and esper.has_component(eid, Health)
+
+
+def unit_state(world, eid: int) -> dict:
+    import esper
+    from components import Ammo, Health, Position
+    world.activate()
+    pos = esper.component_for_entity(eid, Position)
+    health = esper.component_for_entity(eid, Health)
+    ammo = esper.try_component(eid, Ammo)
+    action = world.ledger.current(eid)
+    return {"x": pos.x, "y": pos.y, "hp": health.hp, "clip": ammo.clip if ammo else None,
+            "action": None if action is None else f"{action.kind}#{action.id} {action.state}"}
+
+
 def cmd_validate(args) -> int:
     from content.loader import ContentError, load_content
     try:
@@ -227,6 +303,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="play even if the content hash or format differs")
     add_mod(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("explain", help="why an NPC did what it did at a tick of a replay")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--tick", type=_nonneg_int, required=True, metavar="T", help="the tick to explain")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--entity", type=_pos_int, metavar="E", help="the NPC's entity id (see `rts replay FILE --to T`)")
+    who.add_argument("--commander", type=_nonneg_int, metavar="TEAM", help="explain a team's commander instead")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
+    add_mod(p)
+    p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("validate", help="check all content (default plus mods); name every problem")
     add_mod(p)

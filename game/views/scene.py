@@ -1,0 +1,211 @@
+"""Drawing a match: the map, doors, pickups, units with health and ammo bars, the minimap and the commander's
+region overlay. Shared by the play window and the replay viewer; it only reads the world.
+
+Everything is batched: the map is one texture, units and bars are sprite lists (their positions are updated
+each frame), minimap dots are one ``draw_points`` call per team.
+"""
+from __future__ import annotations
+
+import arcade
+import esper
+from PIL import Image
+
+from components import Ammo, Door, Health, Pickup, Position, Selectable, SquadOrder, Team
+from game.views import palette
+
+TILE = 16
+
+
+class Scene:
+    def __init__(self, window, world):
+        self.window = window
+        self.camera = arcade.Camera2D()
+        self.hud = arcade.Camera2D()
+        self.world = None
+        self.set_world(world)
+        self.camera.position = (world.tilemap.width * TILE / 2, world.tilemap.height * TILE / 2)
+        self.overlay_texture = None
+        self.overlay_k = None
+
+    # -- world -----------------------------------------------------------------------------------------------
+    def set_world(self, world) -> None:
+        """Show ``world`` (a new match, or a replay after a seek): every entity sprite is made afresh."""
+        self.world = world
+        self.team_colors = [tuple(t.color) for t in world.scenario.teams]
+        tmap = world.tilemap
+        self.map_texture = arcade.Texture(palette.map_image(tmap))
+        self.map_sprite = arcade.Sprite(self.map_texture, scale=TILE)
+        self.map_sprite.position = (tmap.width * TILE / 2, tmap.height * TILE / 2)
+        self.map_list = arcade.SpriteList()
+        self.map_list.append(self.map_sprite)
+        self.minimap_texture = arcade.Texture(palette.map_image(tmap, minimap=True))
+        self.objects = arcade.SpriteList()
+        self.door_sprites: dict[int, arcade.Sprite] = {}
+        self.pickup_sprites: dict[int, arcade.Sprite] = {}
+        world.activate()
+        for eid, door in sorted(esper.get_component(Door)):
+            cx, cy = self.to_screen(door.tx + 0.5, door.ty + 0.5)
+            sprite = arcade.SpriteSolidColor(TILE, TILE, cx, cy, palette.DOOR[door.state])
+            self.door_sprites[eid] = sprite
+            self.objects.append(sprite)
+        for eid, pick in sorted(esper.get_component(Pickup)):
+            cx, cy = self.to_screen(pick.tx + 0.5, pick.ty + 0.5)
+            sprite = arcade.SpriteSolidColor(TILE // 2, TILE // 2, cx, cy, palette.PICKUP.get(pick.kind, (200, 200, 200)))
+            self.pickup_sprites[eid] = sprite
+            self.objects.append(sprite)
+        self.units = arcade.SpriteList()
+        self.bars = arcade.SpriteList()
+        self.unit_sprites: dict[int, arcade.Sprite] = {}
+        self.bar_sprites: dict[int, tuple] = {}
+        self.overlay_texture = None
+
+    # -- coordinates ---------------------------------------------------------------------------------------
+    def to_screen(self, x: float, y: float) -> tuple[float, float]:
+        return x * TILE, (self.world.tilemap.height - y) * TILE
+
+    def to_world(self, sx: float, sy: float) -> tuple[float, float]:
+        wx, wy, *_ = self.camera.unproject((sx, sy))
+        return wx / TILE, self.world.tilemap.height - wy / TILE
+
+    # -- per frame ---------------------------------------------------------------------------------------------
+    def sync(self, selected) -> set:
+        """Move sprites to where the entities are now; returns the ids of the living units."""
+        world = self.world
+        world.activate()
+        alive = set()
+        selected = set(selected)
+        for eid, (pos, team, sel, health) in esper.get_components(Position, Team, Selectable, Health):
+            alive.add(eid)
+            sprite = self.unit_sprites.get(eid)
+            if sprite is None:
+                sprite = arcade.SpriteCircle(max(3, int(sel.radius * TILE)), self.team_colors[team.team])
+                self.unit_sprites[eid] = sprite
+                self.units.append(sprite)
+                bg = arcade.SpriteSolidColor(16, 3, color=palette.BAR_BG)
+                hp = arcade.SpriteSolidColor(16, 3, color=palette.HP)
+                ammo = arcade.SpriteSolidColor(16, 2, color=palette.AMMO)
+                self.bar_sprites[eid] = (bg, hp, ammo)
+                self.bars.extend((bg, hp, ammo))
+            sx, sy = self.to_screen(pos.x, pos.y)
+            sprite.center_x, sprite.center_y = sx, sy
+            bg, hp, ammo = self.bar_sprites[eid]
+            frac = max(0.0, min(1.0, health.hp / health.max_hp))
+            show = eid in selected or frac < 1.0
+            top = sy + sprite.height / 2 + 5
+            bg.visible = hp.visible = show
+            if show:
+                bg.center_x, bg.center_y = sx, top
+                hp.width = max(1.0, 16 * frac)
+                hp.center_x, hp.center_y = sx - 8 + hp.width / 2, top
+                hp.color = palette.HP if frac > 0.35 else palette.HP_LOW
+            clip = esper.try_component(eid, Ammo)
+            ammo.visible = eid in selected and clip is not None
+            if ammo.visible:
+                afrac = clip.clip / clip.clip_size if clip.clip_size else 0.0
+                ammo.width = max(1.0, 16 * afrac)
+                ammo.center_x, ammo.center_y = sx - 8 + ammo.width / 2, top - 3
+        for eid in [e for e in self.unit_sprites if e not in alive]:
+            self.unit_sprites.pop(eid).remove_from_sprite_lists()
+            for s in self.bar_sprites.pop(eid):
+                s.remove_from_sprite_lists()
+        for eid, sprite in self.door_sprites.items():
+            door = esper.try_component(eid, Door) if esper.entity_exists(eid) else None
+            if door is not None:
+                sprite.color = palette.DOOR[door.state]
+        for eid in [e for e in self.pickup_sprites if not esper.entity_exists(e)]:
+            self.pickup_sprites.pop(eid).remove_from_sprite_lists()
+        return alive
+
+    def draw_world(self, selected=(), inspected=None, overlay=None) -> None:
+        """The map and everything on it, under the world camera. ``overlay``: (regions, orders) to draw."""
+        self.camera.use()
+        self.map_list.draw(pixelated=True)
+        if overlay is not None:
+            self._draw_overlay(*overlay)
+        self.objects.draw()
+        self.units.draw()
+        self.bars.draw()
+        for eid in selected:
+            sprite = self.unit_sprites.get(eid)
+            if sprite is not None:
+                arcade.draw_circle_outline(sprite.center_x, sprite.center_y, sprite.width / 2 + 3, palette.SELECT, 2)
+        if inspected is not None and inspected in self.unit_sprites:
+            sprite = self.unit_sprites[inspected]
+            arcade.draw_circle_outline(sprite.center_x, sprite.center_y, sprite.width / 2 + 6, palette.INSPECT, 2)
+
+    def _draw_overlay(self, regions, orders) -> None:
+        if self.overlay_texture is None or self.overlay_k != (regions.k, id(regions)):
+            self.overlay_texture = arcade.Texture(palette.region_image(regions))
+            self.overlay_k = (regions.k, id(regions))
+        tmap = self.world.tilemap
+        arcade.draw_texture_rect(self.overlay_texture, arcade.XYWH(tmap.width * TILE / 2, tmap.height * TILE / 2,
+                                                                   tmap.width * TILE, tmap.height * TILE),
+                                 pixelated=True)
+        for r, (cx, cy) in enumerate(regions.centres):
+            sx, sy = self.to_screen(cx + 0.5, cy + 0.5)
+            arcade.draw_point(sx, sy, palette.CENTRE, 4)
+        for (fx, fy), (tx, ty), team, kind in orders:
+            sx, sy = self.to_screen(fx, fy)
+            ex, ey = self.to_screen(tx, ty)
+            color = self.team_colors[team]
+            arcade.draw_line(sx, sy, ex, ey, color, 3 if kind == "attack" else 2)
+            arcade.draw_circle_outline(ex, ey, 7, color, 2 if kind != "hold" else 4)
+
+    # -- minimap ------------------------------------------------------------------------------------------------
+    MINIMAP_SCALE = 2
+
+    def minimap_rect(self) -> tuple[float, float, float, float]:
+        tmap = self.world.tilemap
+        w, h = tmap.width * self.MINIMAP_SCALE, tmap.height * self.MINIMAP_SCALE
+        return 10, 10, w, h
+
+    def draw_minimap(self) -> None:
+        """Bottom-left, under the HUD camera: the map, units as dots, the camera's view as a frame."""
+        x0, y0, w, h = self.minimap_rect()
+        s = self.MINIMAP_SCALE
+        tmap = self.world.tilemap
+        arcade.draw_lrbt_rectangle_filled(x0 - 2, x0 + w + 2, y0 - 2, y0 + h + 2, palette.PANEL)
+        arcade.draw_texture_rect(self.minimap_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
+        points: dict[int, list] = {}
+        world = self.world
+        world.activate()
+        for _eid, (pos, team, _h) in esper.get_components(Position, Team, Health):
+            points.setdefault(team.team, []).append((x0 + pos.x * s, y0 + (tmap.height - pos.y) * s))
+        for team, pts in sorted(points.items()):
+            arcade.draw_points(pts, self.team_colors[team], 3)
+        # the part of the world the camera shows
+        (lx, ty_) = self.to_world(0, self.window.height)
+        (rx, by) = self.to_world(self.window.width, 0)
+        arcade.draw_lrbt_rectangle_outline(x0 + max(0, lx) * s, x0 + min(tmap.width, rx) * s,
+                                           y0 + max(0, tmap.height - by) * s, y0 + min(tmap.height, tmap.height - ty_) * s,
+                                           palette.SELECT, 1)
+
+    def minimap_hit(self, x: float, y: float) -> tuple[float, float] | None:
+        """World point under a screen click on the minimap, or None."""
+        x0, y0, w, h = self.minimap_rect()
+        if not (x0 <= x <= x0 + w and y0 <= y <= y0 + h):
+            return None
+        s = self.MINIMAP_SCALE
+        return (x - x0) / s, self.world.tilemap.height - (y - y0) / s
+
+    def centre_on(self, wx: float, wy: float) -> None:
+        self.camera.position = self.to_screen(wx, wy)
+
+
+def squad_orders(world) -> list:
+    """((from x, y), (to x, y), team, kind) for every squad with an order: the squad's centre to the order's point."""
+    world.activate()
+    from components import Squad
+    centres: dict = {}
+    for _eid, (pos, team, squad, _h) in esper.get_components(Position, Team, Squad, Health):
+        c = centres.setdefault((team.team, squad.squad), [0.0, 0.0, 0])
+        c[0] += pos.x
+        c[1] += pos.y
+        c[2] += 1
+    out = []
+    for _eid, order in sorted(esper.get_component(SquadOrder)):
+        c = centres.get((order.team, order.squad))
+        if order.kind == "none" or c is None:
+            continue
+        out.append(((c[0] / c[2], c[1] / c[2]), (order.x, order.y), order.team, order.kind))
+    return out
