@@ -92,6 +92,9 @@ def cmd_replay(args) -> int:
     mods = args.mod or replay.header.get("mods") or []
     content = _load(mods)
     check_compatible(replay, content, args.force)
+    if args.view:
+        from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
+        return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
     if args.verify:
         result = verify(replay, content, force=args.force)
         if args.json:
@@ -215,13 +218,18 @@ def cmd_validate(args) -> int:
 
 def cmd_play(args) -> int:
     content = _load(args.mod)
-    scenario = _scenario(content, args.scenario)
-    teams = len(content.scenarios[scenario].teams)
-    if not 0 <= args.team < teams:
-        raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
+    scenario = None
+    if args.scenario is not None:
+        scenario = _scenario(content, args.scenario)
+        teams = len(content.scenarios[scenario].teams)
+        if not 0 <= args.team < teams:
+            raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
+    for profile in ("uct_small", "uct", "uct_hard"):
+        if profile not in content.commanders:
+            raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
     from game.views.play import run_play  # the only place the window code is loaded
     return run_play(content, scenario, args.seed, player_team=None if args.spectate else args.team,
-                    frames=args.frames, screenshot=args.screenshot)
+                    difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot)
 
 
 def cmd_tournament(args) -> int:
@@ -299,6 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded sync hash")
     mode.add_argument("--to", type=_nonneg_int, metavar="TICK", help="seek to TICK and print the state summary")
+    mode.add_argument("--view", action="store_true", help="watch it in the window: play, pause, scrub, inspect")
+    p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true")
     p.add_argument("--force", action="store_true", help="play even if the content hash or format differs")
     add_mod(p)
@@ -320,7 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("play", help="open the game window")
-    p.add_argument("--scenario", default="skirmish", help="scenario id (default: skirmish)")
+    p.add_argument("--scenario", default=None, help="scenario id (default: choose in the start menu)")
+    p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
+                   help="the enemy commander's search budget (default: normal)")
     p.add_argument("--seed", type=_nonneg_int, default=1)
     p.add_argument("--team", type=_nonneg_int, default=0, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")

@@ -1,4 +1,4 @@
-"""The play window under a real X server (Xvfb): pixels and input, not just 'no exception'."""
+"""The game and replay windows under a real X server (Xvfb): pixels and input, not just 'no exception'."""
 import os
 
 import pytest
@@ -40,9 +40,18 @@ def screenshot(win):
     return arcade.get_image(0, 0, win.width, win.height).convert("RGB")
 
 
-def count_colour(img, rgb, tol=12):
+def count_colour(img, rgb, tol=12, box=None):
     r0, g0, b0 = rgb
+    if box is not None:
+        img = img.crop(box)
     return sum(1 for r, g, b in img.getdata() if abs(r - r0) <= tol and abs(g - g0) <= tol and abs(b - b0) <= tol)
+
+
+def screen_of(win, x, y):
+    """Screen pixel of world point (x, y)."""
+    from game.views.scene import TILE
+    sx, sy = win.camera.project((x * TILE, (win.world.tilemap.height - y) * TILE))
+    return int(sx), int(sy)
 
 
 def test_team_colours_are_drawn(window):
@@ -62,26 +71,141 @@ def test_simulation_keeps_30hz_whatever_the_frame_rate(window):
     assert window.world.tick == 60
 
 
-def test_box_select_then_right_click_moves_units(window):
+def select_rifle_squad(window):
     import arcade
+    frames(window, 2)
+    sx0, sy0 = screen_of(window, 2, 8)
+    sx1, sy1 = screen_of(window, 11, 16)
+    send(window, "on_mouse_press", sx0, sy0, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_drag", sx1, sy1, sx1 - sx0, sy1 - sy0, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_release", sx1, sy1, arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def positions(window, eids):
     import esper
     from components import Position
-    world = window.world
-    frames(window, 2)
-    # drag a box around Blue's rifle squad (spawned around tile (6, 12))
-    sx0, sy0 = window.camera.project((2 * 16, (world.tilemap.height - 8) * 16))
-    sx1, sy1 = window.camera.project((11 * 16, (world.tilemap.height - 16) * 16))
-    send(window, "on_mouse_press", int(sx0), int(sy0), arcade.MOUSE_BUTTON_LEFT, 0)
-    send(window, "on_mouse_drag", int(sx1), int(sy1), int(sx1 - sx0), int(sy1 - sy0), arcade.MOUSE_BUTTON_LEFT, 0)
-    send(window, "on_mouse_release", int(sx1), int(sy1), arcade.MOUSE_BUTTON_LEFT, 0)
+    window.world.activate()
+    return {e: (esper.component_for_entity(e, Position).x, esper.component_for_entity(e, Position).y) for e in eids}
+
+
+def test_box_select_then_right_click_moves_units(window):
+    import arcade
+    select_rifle_squad(window)
     assert len(window.selected) == 10
-    world.activate()
-    start = {e: (esper.component_for_entity(e, Position).x, esper.component_for_entity(e, Position).y)
-             for e in window.selected}
-    tx, ty = window.camera.project((20 * 16, (world.tilemap.height - 12) * 16))
-    send(window, "on_mouse_press", int(tx), int(ty), arcade.MOUSE_BUTTON_RIGHT, 0)
+    start = positions(window, window.selected)
+    tx, ty = screen_of(window, 20, 12)
+    send(window, "on_mouse_press", tx, ty, arcade.MOUSE_BUTTON_RIGHT, 0)
     frames(window, 60)
-    moved = [e for e in start if esper.component_for_entity(e, Position).x > start[e][0] + 2.0]
-    assert len(moved) == 10
+    now = positions(window, start)
+    assert all(now[e][0] > start[e][0] + 2.0 for e in start)
     img = screenshot(window)
     assert count_colour(img, (255, 255, 120), tol=10) > 20   # selection rings are drawn
+
+
+def test_control_groups_attack_move_and_stop_from_the_keyboard(window):
+    import arcade
+    select_rifle_squad(window)
+    squad = list(window.selected)
+    send(window, "on_key_press", arcade.key.KEY_1, arcade.key.MOD_CTRL)
+    cx, cy = screen_of(window, 40, 40)                       # click empty ground: selection cleared
+    send(window, "on_mouse_press", cx, cy, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_release", cx, cy, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert window.selected == []
+    send(window, "on_key_press", arcade.key.KEY_1, 0)
+    assert window.selected == squad
+    start = positions(window, squad)
+    send(window, "on_key_press", arcade.key.A, 0)              # attack-move: A, then a left click
+    assert window.attack_move_armed
+    tx, ty = screen_of(window, 22, 14)
+    send(window, "on_mouse_press", tx, ty, arcade.MOUSE_BUTTON_LEFT, 0)
+    frames(window, 45)
+    assert {window.world.ledger.current(e).kind for e in squad} == {"attack_move"}
+    moved = positions(window, squad)
+    assert all(moved[e][0] > start[e][0] + 1.0 for e in squad)
+    send(window, "on_key_press", arcade.key.S, 0)              # stop
+    frames(window, 2)
+    assert all(window.world.ledger.current(e) is None for e in squad)
+    still = positions(window, squad)
+    frames(window, 20)
+    assert positions(window, squad) == still
+
+
+def test_inspector_shows_the_mind_of_a_clicked_enemy(window):
+    import arcade
+    import esper
+    from components import Brain, Team
+    window.clock.speed = 8.0
+    frames(window, 60)
+    window.world.activate()
+    enemy = min(e for e, _b in esper.get_component(Brain) if esper.component_for_entity(e, Team).team == 1)
+    (ex, ey), = positions(window, [enemy]).values()
+    window.scene.centre_on(ex, ey)
+    frames(window, 1)
+    send(window, "on_key_press", arcade.key.I, 0)
+    sx, sy = screen_of(window, ex, ey)
+    send(window, "on_mouse_press", sx, sy, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_release", sx, sy, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert window.show_inspector and window.inspected == enemy
+    img = screenshot(window)
+    panel = count_colour(img, (12, 12, 16), tol=6, box=(window.width - 330, 0, window.width, window.height))
+    assert panel > 0.5 * 330 * window.height                   # the panel covers the right edge
+    text = count_colour(img, (235, 235, 235), tol=30, box=(window.width - 330, 0, window.width, window.height))
+    assert text > 300                                          # and says something
+    assert count_colour(img, (255, 60, 220), tol=20) > 20      # the inspected unit's ring (and title)
+
+
+def test_start_menu_then_the_match(content):
+    import arcade
+    from game.views.play import PlayWindow
+    win = PlayWindow(content, None, 1, None)
+    try:
+        frames(win, 2)
+        img = screenshot(win)
+        assert win.world is None and count_colour(img, (235, 235, 235), tol=30) > 500
+        send(win, "on_key_press", arcade.key.DOWN, 0)              # side
+        send(win, "on_key_press", arcade.key.RIGHT, 0)             # Red
+        send(win, "on_key_press", arcade.key.DOWN, 0)              # difficulty
+        send(win, "on_key_press", arcade.key.RIGHT, 0)             # hard
+        send(win, "on_key_press", arcade.key.ENTER, 0)
+        assert win.world is not None and win.player_team == 1
+        assert win.world.commanders == ["uct_hard", ""] and win.world.controllers[1] == "player"
+        frames(win, 30)
+        assert win.world.tick == 15
+    finally:
+        win.close()
+
+
+def test_replay_view_plays_pauses_and_scrubs(content, tmp_path):
+    import arcade
+    from game.views.replay_view import ReplayWindow
+    from game.world import World
+    from saves.replay import ReplayRecorder, read_replay
+    world = World(content, "skirmish", 4)
+    rec = ReplayRecorder(tmp_path / "r.rtsreplay", world)
+    for _ in range(600):
+        world.step()
+        rec.after_tick(world)
+    rec.close(world)
+    world.close()
+    win = ReplayWindow(content, read_replay(tmp_path / "r.rtsreplay"))
+    try:
+        first = screenshot(win)
+        frames(win, 30)
+        assert win.tick == 15                                      # playing: 30 ticks a second
+        assert screenshot(win).tobytes() != first.tobytes()
+        send(win, "on_key_press", arcade.key.SPACE, 0)             # pause
+        frames(win, 1)
+        before = screenshot(win)
+        frames(win, 30)
+        assert win.tick == 15
+        assert screenshot(win).tobytes() == before.tobytes()       # nothing moves while paused
+        x, y, w, h = win.timeline_rect()
+        send(win, "on_mouse_press", int(x + w * 0.75), int(y + h / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+        send(win, "on_mouse_release", int(x + w * 0.75), int(y + h / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+        assert abs(win.tick - 450) <= 2                            # scrubbed to three quarters
+        after = screenshot(win)
+        assert after.tobytes() != before.tobytes()
+        band = (int(x), win.height - int(y + h), int(x + w), win.height - int(y))     # PIL counts rows from the top
+        assert count_colour(after, (120, 180, 255), tol=10, box=band) > 0.6 * w * 10     # the bar is 3/4 full
+    finally:
+        win.close()

@@ -37,7 +37,7 @@ def map_image(tmap, minimap: bool = False) -> Image.Image:
     return img
 
 
-def region_image(regions, alpha: int = 70) -> Image.Image:
+def region_image(regions, alpha: int = 42) -> Image.Image:
     img = Image.new("RGBA", (regions.width, regions.height))
     img.putdata([(0, 0, 0, 0) if lab < 0 else REGION_HUES[lab % len(REGION_HUES)] + (alpha,) for lab in regions.labels])
     return img

@@ -1,126 +1,118 @@
-"""`rts play`: the Arcade window. The only module family that imports arcade.
+"""`rts play`: the game window. Views are the only modules that import arcade.
 
-The window never steps the simulation by frame time: a FixedStepClock turns
-real frame times into whole 30 Hz ticks. Input becomes ledger submissions via
-game.orders, exactly like any other decider.
+A start menu picks the scenario, your side and the difficulty (the enemy commander's budget) unless the command
+line did. The window never steps the simulation by frame time: a FixedStepClock turns real frame times into
+whole 30 Hz ticks. Every order becomes a ledger submission through game.orders, like any other decider's.
 
-Controls: left-drag or click to select your units (shift adds), right-click
-to move or to attack the enemy under the cursor, arrow keys / WASD or
-middle-drag to pan, mouse wheel to zoom, space to pause, +/- for game speed,
-Esc to quit.
+Controls
+  left click / drag      select your units (shift adds); with the inspector open, click any unit to inspect it
+  right click            move there, or attack the enemy under the cursor
+  A then left click      attack-move (fight whatever comes in range on the way)
+  S / H / R              stop / hold position (fire without chasing) / reload
+  Ctrl+1..9, 1..9        store / recall a control group
+  arrows, middle drag    pan; mouse wheel: zoom; click the minimap to jump there
+  space, + / -           pause, game speed
+  I                      AI inspector (the inspected NPC's mind and the commander's regions and orders)
+  Esc                    cancel attack-move, else quit
 """
 from __future__ import annotations
 
 import arcade
 import esper
 
-from components import Door, Health, Pickup, Position, Selectable, Team
+from components import Brain, Health, Position, Team
+from game import explain as ex
+from game import orders
 from game.loop import FixedStepClock
-from game.orders import order_at, unit_at, units_in_box
+from game.views import palette
+from game.views.inspector import WIDTH as PANEL_WIDTH, InspectorPanel
+from game.views.scene import TILE, Scene, squad_orders
 from game.world import World
 
-TILE = 16
-TILE_COLORS = {
-    ".": (58, 62, 56), "c": (96, 110, 70), "#": (24, 24, 28), "a": (58, 62, 56), "k": (58, 62, 56),
-    "+": (58, 62, 56), "/": (58, 62, 56), "L": (58, 62, 56),
-}
-DOOR_COLORS = {"open": (150, 110, 60), "closed": (120, 70, 30), "locked": (170, 40, 170)}
-PICKUP_COLORS = {"ammo": (230, 200, 60), "key": (250, 250, 250)}
 PAN_SPEED = 600.0
+#: difficulty -> the enemy commander profile (its search budget)
+DIFFICULTY = {"easy": "uct_small", "normal": "uct", "hard": "uct_hard"}
+DIGITS = {getattr(arcade.key, f"KEY_{i}"): i for i in range(1, 10)}
+
+
+def make_world(content, scenario: str, seed: int, player_team: int | None, difficulty: str | None) -> World:
+    teams = content.scenarios[scenario].teams
+    controllers = {player_team: "player"} if player_team is not None else {}
+    commanders = {}
+    if difficulty is not None:
+        profile = DIFFICULTY[difficulty]
+        commanders = {t: profile for t in range(len(teams)) if t != player_team}
+    if player_team is not None:
+        commanders[player_team] = ""                   # your squads take your orders, not a commander's
+    return World(content, scenario, seed, controllers=controllers, commanders=commanders)
 
 
 class PlayWindow(arcade.Window):
-    def __init__(self, content, scenario: str, seed: int, player_team: int | None,
-                 width: int = 1280, height: int = 720):
-        super().__init__(width, height, "rts: " + content.scenarios[scenario].name, update_rate=1 / 60,
-                         vsync=False)
-        controllers = {player_team: "player"} if player_team is not None else {}
-        self.world = World(content, scenario, seed, controllers=controllers)
-        self.player_team = player_team
-        self.clock = FixedStepClock(self.world.hz)
-        self.selected: list[int] = []
-        self.drag_start: tuple[float, float] | None = None
-        self.drag_now: tuple[float, float] | None = None
-        self.pan_drag: tuple[float, float] | None = None
-        self.keys_down: set[int] = set()
-        self.camera = arcade.Camera2D()
-        self.hud_camera = arcade.Camera2D()
-        h = self.world.tilemap.height
-        self.camera.position = (self.world.tilemap.width * TILE / 2, h * TILE / 2)
-        self.team_colors = [tuple(t.color) for t in self.world.scenario.teams]
-        self._build_map()
-        self.unit_sprites = arcade.SpriteList()
-        self.sprite_of: dict[int, arcade.Sprite] = {}
-        self.hud = arcade.Text("", 10, height - 24, (240, 240, 240), 14)
-        self.banner = arcade.Text("", width / 2, height / 2, (255, 255, 255), 32, anchor_x="center")
-        arcade.set_background_color((10, 10, 14))
-        self._sync_units()
+    def __init__(self, content, scenario: str | None, seed: int, player_team: int | None,
+                 difficulty: str | None = "normal", width: int = 1280, height: int = 720):
+        super().__init__(width, height, "rts", update_rate=1 / 60, vsync=False)
+        arcade.set_background_color(palette.BACKGROUND)
+        self.content = content
+        self.seed = seed
+        self.menu = None
+        self.hud = arcade.Text("", 10, height - 24, palette.TEXT, 14)
+        self.hint = arcade.Text("", 10, height - 46, palette.DIM, 12)
+        self.banner = arcade.Text("", width / 2, height / 2 + 20, (255, 255, 255), 40, anchor_x="center")
+        self.sub = arcade.Text("", width / 2, height / 2 - 20, palette.TEXT, 16, anchor_x="center")
+        self.inspector = InspectorPanel(self)
+        self.world = None
+        if scenario is None:
+            self.menu = StartMenu(self, content)
+        else:
+            self.start(scenario, player_team, difficulty)
 
-    # -- coordinates ------------------------------------------------------------
-    def to_screen(self, x: float, y: float) -> tuple[float, float]:
-        return x * TILE, (self.world.tilemap.height - y) * TILE
+    # -- starting a match -------------------------------------------------------------------------------------
+    def start(self, scenario: str, player_team: int | None, difficulty: str | None) -> None:
+        if self.world is not None:
+            self.world.close()
+        self.menu = None
+        self.scenario_id = scenario
+        self.player_team = player_team
+        self.difficulty = difficulty
+        self.world = make_world(self.content, scenario, self.seed, player_team, difficulty)
+        self.set_caption(f"rts: {self.world.scenario.name or scenario}")
+        self.clock = FixedStepClock(self.world.hz)
+        self.scene = Scene(self, self.world)
+        self.selected: list[int] = []
+        self.inspected: int | None = None
+        self.groups: dict[int, list[int]] = {}
+        self.drag_start = self.drag_now = None
+        self.pan_drag = None
+        self.keys_down: set[int] = set()
+        self.attack_move_armed = False
+        self.show_inspector = False
+        self.scene.sync(self.selected)
+
+    # compatibility with code written against the first window
+    @property
+    def camera(self):
+        return self.scene.camera
+
+    @property
+    def team_colors(self):
+        return self.scene.team_colors
 
     def to_world(self, sx: float, sy: float) -> tuple[float, float]:
-        wx, wy, *_ = self.camera.unproject((sx, sy))
-        return wx / TILE, self.world.tilemap.height - wy / TILE
+        return self.scene.to_world(sx, sy)
 
-    # -- scene ------------------------------------------------------------------
-    def _build_map(self) -> None:
-        self.map_sprites = arcade.SpriteList(use_spatial_hash=False)
-        tmap = self.world.tilemap
-        for ty, row in enumerate(tmap.rows):
-            for tx, ch in enumerate(row):
-                cx, cy = self.to_screen(tx + 0.5, ty + 0.5)
-                self.map_sprites.append(arcade.SpriteSolidColor(TILE, TILE, cx, cy, TILE_COLORS[ch]))
-        self.object_sprites = arcade.SpriteList()
-        self.door_sprites: dict[int, arcade.Sprite] = {}
-        self.pickup_sprites: dict[int, arcade.Sprite] = {}
-        self.world.activate()
-        for eid, door in sorted(esper.get_component(Door)):
-            cx, cy = self.to_screen(door.tx + 0.5, door.ty + 0.5)
-            sprite = arcade.SpriteSolidColor(TILE, TILE, cx, cy, DOOR_COLORS[door.state])
-            self.door_sprites[eid] = sprite
-            self.object_sprites.append(sprite)
-        for eid, pick in sorted(esper.get_component(Pickup)):
-            cx, cy = self.to_screen(pick.tx + 0.5, pick.ty + 0.5)
-            sprite = arcade.SpriteSolidColor(TILE // 2, TILE // 2, cx, cy, PICKUP_COLORS[pick.kind])
-            self.pickup_sprites[eid] = sprite
-            self.object_sprites.append(sprite)
-
-    def _sync_units(self) -> None:
-        world = self.world
-        world.activate()
-        alive = set()
-        for eid, (pos, team, sel, _h) in esper.get_components(Position, Team, Selectable, Health):
-            alive.add(eid)
-            sprite = self.sprite_of.get(eid)
-            if sprite is None:
-                radius = max(3, int(sel.radius * TILE))
-                sprite = arcade.SpriteCircle(radius, self.team_colors[team.team])
-                self.sprite_of[eid] = sprite
-                self.unit_sprites.append(sprite)
-            sprite.center_x, sprite.center_y = self.to_screen(pos.x, pos.y)
-        for eid in [e for e in self.sprite_of if e not in alive]:
-            self.sprite_of.pop(eid).remove_from_sprite_lists()
-        for eid, sprite in self.door_sprites.items():
-            door = esper.try_component(eid, Door)
-            if door is not None:
-                sprite.color = DOOR_COLORS[door.state]
-        for eid in [e for e in self.pickup_sprites if not esper.entity_exists(e)]:
-            self.pickup_sprites.pop(eid).remove_from_sprite_lists()
-        self.selected = [e for e in self.selected if e in alive]
-
-    # -- frame ------------------------------------------------------------------
+    # -- frame --------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
+        if self.menu is not None:
+            return
         dx = dy = 0.0
         k = arcade.key
-        if self.keys_down & {k.LEFT, k.A}:
+        if self.keys_down & {k.LEFT}:
             dx -= 1
-        if self.keys_down & {k.RIGHT, k.D}:
+        if self.keys_down & {k.RIGHT}:
             dx += 1
-        if self.keys_down & {k.UP, k.W}:
+        if self.keys_down & {k.UP}:
             dy += 1
-        if self.keys_down & {k.DOWN, k.S}:
+        if self.keys_down & {k.DOWN}:
             dy -= 1
         if dx or dy:
             x, y = self.camera.position
@@ -128,75 +120,149 @@ class PlayWindow(arcade.Window):
             self.camera.position = (x + dx * step, y + dy * step)
         for _ in range(self.clock.advance(delta_time)):
             self.world.step()
-        self._sync_units()
+        alive = self.scene.sync(self.selected)
+        self.selected = [e for e in self.selected if e in alive]
+        for key, members in list(self.groups.items()):
+            self.groups[key] = [e for e in members if e in alive]
+        if self.inspected is not None and self.inspected not in alive:
+            self.inspected = None
 
     def on_draw(self) -> None:
         self.clear()
-        self.camera.use()
-        self.map_sprites.draw()
-        self.object_sprites.draw()
-        self.unit_sprites.draw()
-        for eid in self.selected:
-            sprite = self.sprite_of.get(eid)
-            if sprite is not None:
-                arcade.draw_circle_outline(sprite.center_x, sprite.center_y, sprite.width / 2 + 3,
-                                           (255, 255, 120), 2)
-                health = esper.try_component(eid, Health)
-                if health is not None:
-                    frac = max(0.0, health.hp / health.max_hp)
-                    left = sprite.center_x - 8
-                    top = sprite.center_y + sprite.height / 2 + 6
-                    arcade.draw_lrbt_rectangle_filled(left, left + 16, top - 3, top, (60, 0, 0))
-                    arcade.draw_lrbt_rectangle_filled(left, left + 16 * frac, top - 3, top, (60, 220, 60))
+        if self.menu is not None:
+            self.menu.draw()
+            return
+        world = self.world
+        overlay = None
+        if self.show_inspector:
+            from systems.commander import map_regions
+            profiles = [world.content.commanders.get(n) for n in world.commanders if n]
+            k = profiles[0].regions if profiles else 20
+            overlay = (map_regions(world, k), squad_orders(world))
+        self.scene.draw_world(self.selected, self.inspected if self.show_inspector else None, overlay)
         if self.drag_start and self.drag_now:
             (x0, y0), (x1, y1) = self.drag_start, self.drag_now
-            sx0, sy0 = self.to_screen(x0, y0)
-            sx1, sy1 = self.to_screen(x1, y1)
+            sx0, sy0 = self.scene.to_screen(x0, y0)
+            sx1, sy1 = self.scene.to_screen(x1, y1)
             arcade.draw_lrbt_rectangle_outline(min(sx0, sx1), max(sx0, sx1), min(sy0, sy1), max(sy0, sy1),
-                                               (255, 255, 120), 1)
-        self.hud_camera.use()
-        world = self.world
+                                               palette.SELECT, 1)
+        self.scene.hud.use()
         alive = world.alive_per_team()
         parts = [f"{t.name} {n}" for t, n in zip(world.scenario.teams, alive)]
         state = "paused" if self.clock.paused else f"x{self.clock.speed:g}"
-        self.hud.text = (f"tick {world.tick}  {state}  |  " + "  ".join(parts) +
+        self.hud.text = (f"{world.tick / world.hz:6.1f} s  {state}  |  " + "  ".join(parts) +
                          f"  |  selected {len(self.selected)}")
         self.hud.draw()
+        if self.attack_move_armed:
+            self.hint.text = "attack-move: left click a point (Esc cancels)"
+            self.hint.draw()
+        self.scene.draw_minimap()
+        if self.show_inspector:
+            self._draw_inspector()
         if world.over:
-            if world.winner is None:
-                self.banner.text = "Draw"
-            elif self.player_team is None:
-                self.banner.text = f"{world.scenario.teams[world.winner].name} wins"
-            else:
-                self.banner.text = "Victory" if world.winner == self.player_team else "Defeat"
-            self.banner.draw()
+            self._draw_end()
 
-    # -- input ------------------------------------------------------------------
+    def _draw_inspector(self) -> None:
+        world = self.world
+        eid = self.inspected
+        commander = None
+        if eid is None:
+            title = "inspector: click a unit"
+            explanation = None
+        else:
+            team = esper.component_for_entity(eid, Team).team if esper.entity_exists(eid) else None
+            record = world.decisions.latest(eid)
+            explanation = None if record is None else ex.explain(record, lambda aid: _ledger_state(world, aid))
+            title = f"entity {eid}" + ("" if record is not None else " (no brain)")
+            if team is not None:
+                commander = world.decisions.latest(-(team + 1))
+        self.inspector.draw(title, explanation, commander)
+
+    def _draw_end(self) -> None:
+        world = self.world
+        w, h = self.width, self.height
+        arcade.draw_lrbt_rectangle_filled(w / 2 - 260, w / 2 + 260, h / 2 - 60, h / 2 + 80, palette.PANEL)
+        if world.winner is None:
+            self.banner.text = "Draw"
+        elif self.player_team is None:
+            self.banner.text = f"{world.scenario.teams[world.winner].name} wins"
+        else:
+            self.banner.text = "Victory" if world.winner == self.player_team else "Defeat"
+        alive = world.alive_per_team()
+        self.sub.text = (f"after {world.tick / world.hz:.0f} s  |  " +
+                         ", ".join(f"{t.name} {n} left" for t, n in zip(world.scenario.teams, alive)) +
+                         "  |  N: new match  Esc: quit")
+        self.banner.draw()
+        self.sub.draw()
+
+    # -- input ---------------------------------------------------------------------------------------------------
     def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if self.menu is not None:
+            self.menu.key(symbol)
+            return
         self.keys_down.add(symbol)
-        if symbol == arcade.key.SPACE:
+        k = arcade.key
+        mine = self.player_team is not None
+        if symbol == k.ESCAPE:
+            if self.attack_move_armed:
+                self.attack_move_armed = False
+            else:
+                self.close()
+        elif symbol == k.SPACE:
             self.clock.paused = not self.clock.paused
-        elif symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
+        elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
             self.clock.speed = min(8.0, self.clock.speed * 2)
-        elif symbol in (arcade.key.MINUS, arcade.key.NUM_SUBTRACT):
+        elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.clock.speed = max(0.25, self.clock.speed / 2)
-        elif symbol == arcade.key.ESCAPE:
-            self.close()
+        elif symbol == k.I:
+            self.show_inspector = not self.show_inspector
+            if self.show_inspector and self.inspected is None and self.selected:
+                self.inspected = self.selected[0]
+        elif symbol == k.N and self.world.over:
+            self.start(self.scenario_id, self.player_team, self.difficulty)
+        elif symbol in DIGITS:
+            n = DIGITS[symbol]
+            if modifiers & k.MOD_CTRL:
+                self.groups[n] = list(self.selected)
+            elif n in self.groups:
+                self.selected = list(self.groups[n])
+        elif mine and self.selected:
+            if symbol == k.A:
+                self.attack_move_armed = True
+            elif symbol == k.S:
+                orders.stop(self.world, self.selected)
+            elif symbol == k.H:
+                orders.hold(self.world, self.selected)
+            elif symbol == k.R:
+                orders.reload(self.world, self.selected)
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.keys_down.discard(symbol)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.menu is not None:
+            self.menu.click(x, y)
+            return
+        spot = self.scene.minimap_hit(x, y)
+        if spot is not None and button == arcade.MOUSE_BUTTON_LEFT:
+            self.scene.centre_on(*spot)
+            return
         wx, wy = self.to_world(x, y)
         if button == arcade.MOUSE_BUTTON_LEFT:
+            if self.attack_move_armed and self.player_team is not None and self.selected:
+                orders.attack_move(self.world, self.selected, wx, wy)
+                self.attack_move_armed = False
+                return
             self.drag_start = (wx, wy)
             self.drag_now = (wx, wy)
         elif button == arcade.MOUSE_BUTTON_RIGHT and self.player_team is not None and self.selected:
-            order_at(self.world, self.player_team, self.selected, wx, wy)
+            orders.order_at(self.world, self.player_team, self.selected, wx, wy)
         elif button == arcade.MOUSE_BUTTON_MIDDLE:
             self.pan_drag = (x, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        if self.menu is not None:
+            return
         if self.drag_start is not None:
             self.drag_now = self.to_world(x, y)
         if self.pan_drag is not None:
@@ -204,6 +270,8 @@ class PlayWindow(arcade.Window):
             self.camera.position = (cx - dx / self.camera.zoom, cy - dy / self.camera.zoom)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.menu is not None:
+            return
         if button == arcade.MOUSE_BUTTON_MIDDLE:
             self.pan_drag = None
             return
@@ -212,30 +280,108 @@ class PlayWindow(arcade.Window):
         x0, y0 = self.drag_start
         x1, y1 = self.to_world(x, y)
         self.drag_start = self.drag_now = None
+        click = abs(x1 - x0) < 0.3 and abs(y1 - y0) < 0.3
+        if click and self.show_inspector:
+            hit = orders.unit_at(self.world, x1, y1)
+            if hit is not None:
+                self.inspected = hit
         if self.player_team is None:
             return
-        if abs(x1 - x0) < 0.3 and abs(y1 - y0) < 0.3:
-            hit = unit_at(self.world, x1, y1, team=self.player_team)
+        if click:
+            hit = orders.unit_at(self.world, x1, y1, team=self.player_team)
             picked = [hit] if hit is not None else []
         else:
-            picked = units_in_box(self.world, self.player_team, x0, y0, x1, y1)
+            picked = orders.units_in_box(self.world, self.player_team, x0, y0, x1, y1)
         if modifiers & arcade.key.MOD_SHIFT:
             self.selected = sorted(set(self.selected) | set(picked))
         else:
             self.selected = picked
+        if self.show_inspector and picked and (self.inspected is None or not click):
+            self.inspected = picked[0]
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        if self.menu is not None:
+            return
         zoom = self.camera.zoom * (1.1 ** scroll_y)
         self.camera.zoom = max(0.4, min(4.0, zoom))
 
     def on_close(self) -> None:
-        self.world.close()
+        if self.world is not None:
+            self.world.close()
         super().on_close()
 
 
-def run_play(content, scenario: str, seed: int, player_team: int | None,
+def _ledger_state(world, aid: int):
+    action = world.ledger.get(aid)
+    return None if action is None else [action.state, action.reason]
+
+
+class StartMenu:
+    """Pick a scenario, a side and a difficulty with the arrow keys (or clicks); Enter starts."""
+
+    def __init__(self, window: PlayWindow, content):
+        self.window = window
+        self.scenarios = sorted(content.scenarios)
+        self.content = content
+        self.rows = ["scenario", "side", "difficulty"]
+        self.choice = {"scenario": self.scenarios.index("skirmish") if "skirmish" in self.scenarios else 0,
+                       "side": 0, "difficulty": 1}
+        self.row = 0
+        self.texts = [arcade.Text("", window.width / 2, 0, palette.TEXT, 20, anchor_x="center") for _ in range(8)]
+
+    def options(self, row: str) -> list[str]:
+        if row == "scenario":
+            return self.scenarios
+        if row == "side":
+            teams = self.content.scenarios[self.scenarios[self.choice["scenario"]]].teams
+            return [t.name for t in teams] + ["spectate"]
+        return list(DIFFICULTY)
+
+    def value(self, row: str) -> str:
+        opts = self.options(row)
+        return opts[min(self.choice[row], len(opts) - 1)]
+
+    def draw(self) -> None:
+        w, h = self.window.width, self.window.height
+        lines = [("rts", palette.SELECT, 36)]
+        for i, row in enumerate(self.rows):
+            mark = ">" if i == self.row else " "
+            lines.append((f"{mark} {row}: < {self.value(row)} >", palette.TEXT if i == self.row else palette.DIM, 20))
+        lines.append(("arrows choose, Enter starts, Esc quits", palette.DIM, 14))
+        y = h * 0.7
+        for t, (text, color, size) in zip(self.texts, lines):
+            t.text, t.color, t.font_size, t.y = text, color, size, y
+            t.draw()
+            y -= size * 2.2
+
+    def key(self, symbol: int) -> None:
+        k = arcade.key
+        row = self.rows[self.row]
+        if symbol == k.UP:
+            self.row = (self.row - 1) % len(self.rows)
+        elif symbol == k.DOWN:
+            self.row = (self.row + 1) % len(self.rows)
+        elif symbol in (k.LEFT, k.RIGHT):
+            n = len(self.options(row))
+            self.choice[row] = (self.choice[row] + (1 if symbol == k.RIGHT else -1)) % n
+        elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+            self.launch()
+        elif symbol == k.ESCAPE:
+            self.window.close()
+
+    def click(self, x: float, y: float) -> None:
+        self.launch()
+
+    def launch(self) -> None:
+        side = self.value("side")
+        teams = self.options("side")[:-1]
+        player = None if side == "spectate" else teams.index(side)
+        self.window.start(self.value("scenario"), player, self.value("difficulty"))
+
+
+def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
              frames: int | None = None, screenshot: str | None = None) -> int:
-    window = PlayWindow(content, scenario, seed, player_team)
+    window = PlayWindow(content, scenario, seed, player_team, difficulty)
     if frames is None:
         arcade.run()
         return 0
