@@ -93,8 +93,13 @@ def cmd_replay(args) -> int:
     content = _load(mods)
     check_compatible(replay, content, args.force)
     if args.view:
-        from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
-        return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
+        try:
+            from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
+            return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
+        except Exception as exc:
+            if type(exc).__name__ == "NoSuchDisplayException":
+                raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
+            raise
     if args.verify:
         result = verify(replay, content, force=args.force)
         if args.json:
@@ -219,17 +224,23 @@ def cmd_validate(args) -> int:
 def cmd_play(args) -> int:
     content = _load(args.mod)
     scenario = None
-    if args.scenario is not None:
-        scenario = _scenario(content, args.scenario)
+    team = args.team if args.team is not None else 0
+    if args.scenario is not None or args.team is not None or args.spectate:   # else: the start menu asks
+        scenario = _scenario(content, args.scenario or "skirmish")
         teams = len(content.scenarios[scenario].teams)
-        if not 0 <= args.team < teams:
+        if not 0 <= team < teams:
             raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
     for profile in ("uct_small", "uct", "uct_hard"):
         if profile not in content.commanders:
             raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
-    from game.views.play import run_play  # the only place the window code is loaded
-    return run_play(content, scenario, args.seed, player_team=None if args.spectate else args.team,
-                    difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot)
+    try:
+        from game.views.play import run_play  # the only place the window code is loaded
+        return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
+                        difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot)
+    except Exception as exc:
+        if type(exc).__name__ == "NoSuchDisplayException":
+            raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
+        raise
 
 
 def cmd_tournament(args) -> int:
@@ -335,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
                    help="the enemy commander's search budget (default: normal)")
     p.add_argument("--seed", type=_nonneg_int, default=1)
-    p.add_argument("--team", type=_nonneg_int, default=0, help="the team you command (default: 0)")
+    p.add_argument("--team", type=_nonneg_int, default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
