@@ -22,7 +22,7 @@ from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
-SUITES = ["sim", "saves", "brains", "planning", "commander", "all"]
+SUITES = ["sim", "saves", "brains", "planning", "commander", "render", "all"]
 
 
 def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
@@ -114,6 +114,8 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main(args) -> int:
+    from game.cli import tune_gc
+    tune_gc()                                  # as the game itself runs (python -m benchmarks too)
     suite = getattr(args, "suite", "all")
     out = {}
     if suite in ("sim", "all"):
@@ -138,6 +140,12 @@ def main(args) -> int:
         if not args.json:
             print()
             commander.print_report(out["commander"])
+    if suite in ("render", "all"):
+        from benchmarks import render
+        out["render"] = render.run()
+        if not args.json:
+            print()
+            render.print_report(out["render"])
     if suite in ("planning", "all"):
         from benchmarks import planning
         out["planning"] = planning.run()

@@ -25,7 +25,7 @@ from game.ledger import CONFIRMED, TERMINAL
 from systems.perception import Perception
 
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
-RING = 64                  # decision records kept per NPC in memory
+RING = 16                  # decision records kept per NPC in memory (replays keep every one)
 
 
 class DecisionLog:

@@ -48,10 +48,12 @@ class Perception:
         for t, team in enumerate(world.scenario.teams):
             spawns[t] = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in team.spawns]
         self._links_version = -1
-        self._occupied_tick = -1
+        self._cover_tick = -1
+        self._labels_version = -1
+        self._pickups_tick = -1
+        self._pickups_version = -1
         self._orders_tick = -1
         self._orders_by: dict = {}
-        self._occupied_by: dict = {}
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
         for t in spawns:
@@ -223,52 +225,75 @@ class Perception:
         if visible:                       # prefer cover away from the enemy: a hurt NPC falls back
             _d2, _e, ex, ey = visible[0]
             score -= AWAY_WEIGHT * np.minimum(np.hypot(cx - ex, cy - ey), AWAY_CAP)
-        ledger = world.ledger
         nav = world.nav
         here = nav.component(tx, ty)
-        has_key = f["has_key"]
-        taken = self._occupied(eid)
-        options = []
-        for i in np.flatnonzero(d <= COVER_RADIUS):
-            ctx_, cty = self.cover_tiles[i]
-            holder = ledger.exclusive.get(("cover", ctx_, cty))
-            if holder is not None and ledger.actions[holder].actor != eid or (ctx_, cty) in taken:
-                continue
-            there = nav.component(ctx_, cty)
-            if there == here and here >= 0:
-                options.append((float(score[i]), i, None))
-            elif here >= 0:
-                door = self._door_between(here, there)
-                if door is None or ledger.exclusive.get(("door", door[0])) not in (None, *self._mine(eid)):
-                    continue                      # no door between, or another unit is already at it
-                extra = DOOR_PENALTY
-                if door[1] == "locked" and not has_key:
-                    detour = self._key_detour(eid, x, y, door[0])
-                    if detour is None:
-                        continue                  # no key in reach: that cover cannot be had
-                    extra += detour
-                options.append((float(score[i]) + extra, i, door))
-        if not options:
+        if here < 0:
             return
-        _s, i, door = min(options)
+        labels, occupants, holders = self._cover_state()
+        free = ~(((occupants[:, 0] > 0) & ((occupants[:, 0] > 1) | (occupants[:, 1] != eid))) |
+                 ((holders != 0) & (holders != eid)))
+        near = (d <= COVER_RADIUS) & free
+        total = np.where(near & (labels == here), score, np.inf)
+        door_of = {}
+        for other, door in self._doors_from(here).items():
+            behind = near & (labels == other)
+            if not behind.any():
+                continue
+            if world.ledger.exclusive.get(("door", door[0])) not in (None, *self._mine(eid)):
+                continue                          # another unit is already at that door
+            extra = DOOR_PENALTY
+            if door[1] == "locked" and not f["has_key"]:
+                detour = self._key_detour(eid, x, y, door[0])
+                if detour is None:
+                    continue                      # no key in reach: that cover cannot be had
+                extra += detour
+            total = np.where(behind, np.minimum(total, score + extra), total)
+            door_of[other] = door
+        i = int(np.argmin(total))
+        if not np.isfinite(total[i]):
+            return
         ctx_, cty = self.cover_tiles[i]
         f.update(cover_known=True, cover_x=ctx_, cover_y=cty, cover_distance=float(d[i]))
+        door = door_of.get(int(labels[i])) if labels[i] != here else None
         if door is not None:
             f.update(cover_behind_door=True, cover_door=door[0], cover_door_locked=door[1] == "locked")
 
-    def _occupied(self, eid: int) -> set:
-        """Cover tiles other living units stand on (built once per tick)."""
+    def _cover_state(self):
+        """Per cover tile, built once per tick: its walkable area, (how many units stand on it, one of them),
+        and the unit holding it through an enter_cover action (0 if none)."""
         world = self.world
-        if self._occupied_tick != world.tick:
-            tiles: dict = {}
+        nav = world.nav
+        if self._labels_version != nav.version:
+            self._labels = np.array([nav.component(x, y) for x, y in self.cover_tiles], dtype=np.int64)
+            self._labels_version = nav.version
+        if self._cover_tick != world.tick:
+            index = {t: i for i, t in enumerate(self.cover_tiles)}
+            occupants = np.zeros((len(self.cover_tiles), 2), dtype=np.int64)
             for ids, xs, ys in world.team_index().values():
                 for e, px, py in zip(ids.tolist(), xs.tolist(), ys.tolist()):
-                    t = (int(px), int(py))
-                    if world.nav.is_cover(*t):
-                        tiles.setdefault(t, set()).add(e)
-            self._occupied_by = tiles
-            self._occupied_tick = world.tick
-        return {t for t, who in self._occupied_by.items() if who - {eid}}
+                    i = index.get((int(px), int(py)))
+                    if i is not None:
+                        occupants[i, 0] += 1
+                        occupants[i, 1] = e
+            holders = np.zeros(len(self.cover_tiles), dtype=np.int64)
+            ledger = world.ledger
+            for key, aid in ledger.exclusive.items():
+                if key[0] == "cover":
+                    i = index.get((key[1], key[2]))
+                    if i is not None:
+                        holders[i] = ledger.actions[aid].actor
+            self._occupants, self._holders = occupants, holders
+            self._cover_tick = world.tick
+        return self._labels, self._occupants, self._holders
+
+    def _doors_from(self, here: int) -> dict:
+        """Area -> (door, state) for the areas one shut door away from ``here``."""
+        out = {}
+        for eid, state, areas in self.door_links():
+            if here in areas:
+                for other in sorted(areas - {here}):
+                    out.setdefault(other, (eid, state))
+        return out
 
     def _mine(self, eid: int) -> tuple:
         action = self.world.ledger.current(eid)
@@ -288,21 +313,25 @@ class Perception:
     def targets(self, eid: int, kind: str) -> list[tuple[int, float]]:
         """Unclaimed pickups of a kind ('crate' = ammunition, 'key') the NPC can walk to, nearest first."""
         world = self.world
-        ledger = world.ledger
         nav = world.nav
+        if self._pickups_tick != world.tick or self._pickups_version != nav.version:
+            ledger = world.ledger
+            by_kind: dict = {}
+            for pid, pick in sorted(esper.get_component(Pickup)):
+                holder = ledger.exclusive.get(("pickup", pid))
+                by_kind.setdefault(pick.kind, []).append(
+                    (pid, pick.tx + 0.5, pick.ty + 0.5, nav.component(pick.tx, pick.ty),
+                     0 if holder is None else ledger.actions[holder].actor))
+            self._pickups_by = by_kind
+            self._pickups_tick = world.tick
+            self._pickups_version = nav.version
         pos = esper.component_for_entity(eid, Position)
         here = nav.component(int(pos.x), int(pos.y))
-        want = "ammo" if kind == "crate" else kind
-        out = []
-        for pid, pick in sorted(esper.get_component(Pickup)):
-            if pick.kind != want:
-                continue
-            holder = ledger.exclusive.get(("pickup", pid))
-            if holder is not None and ledger.actions[holder].actor != eid:
-                continue
-            if here < 0 or nav.component(pick.tx, pick.ty) != here:
-                continue
-            out.append((pid, math.hypot(pick.tx + 0.5 - pos.x, pick.ty + 0.5 - pos.y)))
+        if here < 0:
+            return []
+        out = [(pid, math.hypot(px - pos.x, py - pos.y))
+               for pid, px, py, area, holder in self._pickups_by.get("ammo" if kind == "crate" else kind, ())
+               if area == here and holder in (0, eid)]
         out.sort(key=lambda t: (t[1], t[0]))
         return out
 

@@ -41,3 +41,13 @@ def test_commander_benchmarks_run():
     assert p["batched_per_s"] > 0 and p["plain_per_s"] > 0 and p["regions"] == 20 and p["groups"] == 8
     d = commander.bench_decision(repeat=1)
     assert d["playouts"] == 2000 and d["decision_ms"] > 0
+
+
+def test_render_benchmark_says_it_needs_a_display_or_measures(monkeypatch):
+    import os
+    from benchmarks import render
+    if not os.environ.get("DISPLAY"):
+        assert "skipped" in render.run()
+        return
+    f = render.bench_frames(units=60, frames=5)
+    assert f["units"] == 60 and f["frame_ms"] > 0 and f["empty_frame_ms"] > 0

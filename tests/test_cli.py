@@ -42,3 +42,44 @@ def test_bad_arguments_exit_2_without_traceback():
         assert proc.returncode == 2, args
         assert "Traceback" not in proc.stderr
         assert proc.stderr.strip(), args
+
+
+def test_report_draws_a_picture_of_a_recorded_match(tmp_path):
+    from PIL import Image
+    rec = tmp_path / "m.rtsreplay"
+    assert rts("match", "--scenario", "skirmish", "--seed", "2", "--ticks", "900", "--record", str(rec)).returncode == 0
+    out = tmp_path / "report.png"
+    proc = rts("report", str(rec), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "commander decisions" in proc.stdout and "losses" in proc.stdout
+    img = Image.open(out).convert("RGB")
+    assert img.size == (1000, 800)
+    colours = {img.getpixel((x, y)) for x in range(0, 1000, 7) for y in range(0, 800, 7)}
+    assert (60, 130, 255) in colours or any(abs(r - 60) < 8 and abs(g - 130) < 8 and abs(b - 255) < 8 for r, g, b in colours)
+    bad = rts("report", str(rec), "-o", str(tmp_path / "x.txt"))
+    assert bad.returncode == 2 and "written as .png, .svg or .pdf" in bad.stderr
+
+
+def test_explain_answers_for_an_npc_and_the_commander(tmp_path):
+    import json
+    rec = tmp_path / "m.rtsreplay"
+    assert rts("match", "--scenario", "skirmish", "--seed", "3", "--ticks", "600", "--record", str(rec)).returncode == 0
+    seen = json.loads(rts("replay", str(rec), "--to", "500", "--json").stdout)
+    npc = seen["units"][0]["entity"]
+    proc = rts("explain", str(rec), "--tick", "500", "--entity", str(npc))
+    assert proc.returncode == 0, proc.stderr
+    assert "candidates:" in proc.stdout and "state:" in proc.stdout and "behavior tree:" in proc.stdout
+    data = json.loads(rts("explain", str(rec), "--tick", "500", "--entity", str(npc), "--json").stdout)
+    assert data["entity"] == npc and data["tick"] <= 500 and data["candidates"]
+    assert {"gates", "prefs", "score", "eligible"} <= set(data["candidates"][0])
+    cmd = rts("explain", str(rec), "--tick", "500", "--commander", "1")
+    assert cmd.returncode == 0 and "playouts" in cmd.stdout and "order:" in cmd.stdout
+    for args, message in ((["--entity", "1"], "never made a decision"),
+                          (["--tick", "99999"], "past the end of the replay")):
+        full = ["explain", str(rec), "--tick", "500", "--entity", str(npc)]
+        if args[0] == "--entity":
+            full[full.index("--entity") + 1] = args[1]
+        else:
+            full[full.index("--tick") + 1] = args[1]
+        bad = rts(*full)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr

@@ -1,0 +1,104 @@
+"""Rendering figures (needs a display: run under xvfb-run), each beside a baseline from the same run.
+
+- frame time with 500 units on screen (the whole map in view, every unit and its health bar drawn), beside the
+  same window drawing an empty scene (map, HUD and minimap, no units);
+- the simulation's tick rate while the window renders in real time (frames paced by the wall clock, the fixed
+  step clock turning real time into ticks): it stays at 30 ticks per second of real time, beside the same
+  match's headless ticks/s.
+
+A frame is timed from on_draw to the GPU having finished it (``ctx.finish()``).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+
+def _window(units: int):
+    from benchmarks.run import scaled_content
+    from content.loader import load_content
+    from game.views.play import PlayWindow
+    content, sid = scaled_content(load_content(), units, ai="brain")
+    win = PlayWindow(content, sid, 1, player_team=None, difficulty=None)
+    win.camera.zoom = min(win.width / (win.world.tilemap.width * 16), win.height / (win.world.tilemap.height * 16))
+    return win
+
+
+def _frame_ms(win, frames: int) -> float:
+    times = []
+    for _ in range(frames):
+        win.dispatch_events()
+        start = time.perf_counter()
+        win.on_draw()
+        win.ctx.finish()
+        times.append(time.perf_counter() - start)
+        win.flip()
+    times.sort()
+    return 1000 * times[len(times) // 2]                      # the median frame
+
+
+def bench_frames(units: int = 500, frames: int = 60) -> dict:
+    import arcade
+    win = _window(units)
+    try:
+        win.clock.paused = True
+        for _ in range(3):                                      # let the sprites exist and every bar show
+            win.world.step()
+        win.on_update(0)
+        drawn = len(win.scene.units)
+        full = _frame_ms(win, frames)
+        units_list, bars = win.scene.units, win.scene.bars
+        win.scene.units, win.scene.bars = arcade.SpriteList(), arcade.SpriteList()
+        empty = _frame_ms(win, frames)
+        win.scene.units, win.scene.bars = units_list, bars
+        return {"units": drawn, "frame_ms": round(full, 2), "empty_frame_ms": round(empty, 2),
+                "extra_ms": round(full - empty, 2)}
+    finally:
+        win.close()
+
+
+def bench_realtime(units: int = 500, seconds: float = 4.0) -> dict:
+    """Frames paced by the wall clock: how many ticks per real second the windowed game runs."""
+    win = _window(units)
+    try:
+        last = time.perf_counter()
+        start_tick = win.world.tick
+        begin = last
+        frames = 0
+        while time.perf_counter() - begin < seconds:
+            now = time.perf_counter()
+            win.dispatch_events()
+            win.on_update(now - last)
+            last = now
+            win.on_draw()
+            win.flip()
+            frames += 1
+        elapsed = time.perf_counter() - begin
+        windowed = (win.world.tick - start_tick) / elapsed
+        fps = frames / elapsed
+        world = win.world
+        t0 = time.perf_counter()
+        world.run(60)
+        headless = 60 / (time.perf_counter() - t0)
+        return {"units": units, "ticks_per_s_windowed": round(windowed, 1), "fps": round(fps, 1),
+                "headless_ticks_per_s": round(headless, 1)}
+    finally:
+        win.close()
+
+
+def run() -> dict:
+    if not os.environ.get("DISPLAY"):
+        return {"skipped": "no display: run `xvfb-run -a rts bench --suite render`"}
+    return {"frames": bench_frames(), "realtime": bench_realtime()}
+
+
+def print_report(r: dict) -> None:
+    if "skipped" in r:
+        print(f"rendering: skipped ({r['skipped']})")
+        return
+    f, rt = r["frames"], r["realtime"]
+    print(f"frame with {f['units']} units on screen: {f['frame_ms']:.2f} ms; empty scene {f['empty_frame_ms']:.2f} ms "
+          f"(+{f['extra_ms']:.2f} ms for the units)")
+    print(f"{rt['units']} units in the window in real time: {rt['ticks_per_s_windowed']:.1f} ticks per second at "
+          f"{rt['fps']:.0f} fps (the game runs at 30); headless the same match runs {rt['headless_ticks_per_s']:.0f} "
+          f"ticks/s")
