@@ -228,6 +228,29 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_docs(args) -> int:
+    from pathlib import Path
+    from content.reference import generate
+    text = generate()
+    out = Path(args.output)
+    if args.check:
+        try:
+            current = out.read_text(encoding="utf-8")
+        except OSError:
+            raise CliError(f"{out}: missing; run `rts docs` to write it") from None
+        if current != text:
+            raise CliError(f"{out}: out of date with the content schema; run `rts docs` to regenerate it")
+        print(f"{out} is up to date")
+        return 0
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {out} ({len(text.splitlines())} lines)")
+    return 0
+
+
 def cmd_validate(args) -> int:
     from content.loader import ContentError, load_content
     try:
@@ -258,7 +281,9 @@ def cmd_play(args) -> int:
     try:
         from game.views.play import run_play  # the only place the window code is loaded
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
-                        difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot)
+                        difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
+                        record=None if args.no_record else args.record, watch=args.watch,
+                        mods=[str(m) for m in args.mod])
     except Exception as exc:
         if type(exc).__name__ == "NoSuchDisplayException":
             raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
@@ -366,6 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod(p)
     p.set_defaults(func=cmd_report)
 
+    p = sub.add_parser("docs", help="write the content reference (every file kind and key) from the schema")
+    p.add_argument("-o", "--output", default="docs/content.md", help="where to write it (default: docs/content.md)")
+    p.add_argument("--check", action="store_true", help="only check that the file is current (exit 2 if not)")
+    p.set_defaults(func=cmd_docs)
+
     p = sub.add_parser("validate", help="check all content (default plus mods); name every problem")
     add_mod(p)
     p.set_defaults(func=cmd_validate)
@@ -377,6 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_nonneg_int, default=1)
     p.add_argument("--team", type=_nonneg_int, default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
+    p.add_argument("--record", default="last.rtsreplay", metavar="FILE",
+                   help="record the match there, to replay and explain it afterwards (default: last.rtsreplay)")
+    p.add_argument("--no-record", action="store_true", help="do not record the match")
+    p.add_argument("--watch", action="store_true",
+                   help="reload changed content files while the game runs (with --mod: your mod's files too)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     add_mod(p)

@@ -7,6 +7,7 @@ File layout (see saves/container.py for the chunk framing)::
     K  keyframe: a full snapshot (the first one is the starting state)
     T  ticks: [[tick, requests, sync hash or None], ...]   (about one second per chunk)
     D  decisions: the NPC brains' decision records of those ticks (zlib-compressed)
+    C  content change: [tick, content hash] when a hot reload put new content in force
     ...
     E  end: the final summary
 
@@ -46,6 +47,7 @@ class ReplayRecorder:
         self.flush_every = max(1, int(flush_every))
         self.pending: list[list] = []
         self.decisions: list[dict] = []
+        self.changes_seen = len(world.content_changes)
         world.decisions.collect = True
         self.fh = open(self.part, "wb")
         header = {
@@ -80,6 +82,11 @@ class ReplayRecorder:
         digest = sync_hash(world) if world.tick % self.hash_every == 0 or world.over else None
         self.pending.append([tick, world.ledger.tick_log, digest])
         self.decisions.extend(world.decisions.take())
+        if len(world.content_changes) > self.changes_seen:
+            self.flush()
+            for change in world.content_changes[self.changes_seen:]:
+                self._write(b"C", change)
+            self.changes_seen = len(world.content_changes)
         if world.tick % self.keyframe_every == 0 and not world.over:
             self._keyframe(world)
         elif len(self.pending) >= self.flush_every:
@@ -108,6 +115,11 @@ class Replay:
     hashes: dict[int, str] = field(default_factory=dict)   # tick after which the hash was taken -> hash
     last_tick: int = -1                                      # last tick with complete records
     decisions: list = field(default_factory=list)            # NPC decision records, in tick order
+    content_changes: list = field(default_factory=list)      # [tick, content hash] of hot reloads
+
+    def content_hashes(self) -> set:
+        """Every content hash this replay was recorded under (the start's and each hot reload's)."""
+        return {self.header.get("content_hash")} | {h for _t, h in self.content_changes}
     end: dict | None = None
     warning: str | None = None
 
@@ -154,6 +166,10 @@ def read_replay(path) -> Replay:
                     if not (isinstance(rec, dict) and type(rec.get("tick")) is int and type(rec.get("entity")) is int):
                         raise SaveError(path, f"decision record in chunk at byte {pos} is malformed")
                 replay.decisions.extend(body)
+            elif kind == b"C":
+                if not (isinstance(body, list) and len(body) == 2 and type(body[0]) is int and isinstance(body[1], str)):
+                    raise SaveError(path, f"content change at byte {pos} is malformed")
+                replay.content_changes.append(body)
             elif kind == b"E":
                 replay.end = expect(path, body, dict, "end record")
             else:
@@ -180,7 +196,7 @@ def check_compatible(replay: Replay, content, force: bool) -> None:
     if h.get("format") != REPLAY_VERSION and not force:
         raise SaveError(replay.path, f"replay format {h.get('format')} is not supported (this game reads "
                                      f"{REPLAY_VERSION}); use --force to try anyway")
-    if h.get("content_hash") != content.content_hash and not force:
+    if content.content_hash not in replay.content_hashes() and not force:
         raise SaveError(replay.path, f"replay was recorded with content {h.get('content_hash')}, the loaded content is "
                                      f"{content.content_hash} (mods used then: {h.get('mods') or 'none'}); "
                                      "use the same --mod options, or --force")
@@ -208,7 +224,12 @@ def world_at_keyframe(replay: Replay, content, tick: int, force: bool = False):
     starts = [k for k in replay.keyframes if k <= tick]
     if not starts:
         raise SaveError(replay.path, f"tick {tick} is before the replay starts (tick {replay.start_tick})")
-    world = restore_world(replay.path, replay.keyframes[max(starts)], content, force=force)
+    state = replay.keyframes[max(starts)]
+    # content reloaded during the match: a keyframe made under any content the replay recorded is fine, because
+    # re-simulating runs no decider (what reloads change) on the same map
+    known = replay.content_hashes()
+    same_match = state.get("content_hash") in known and content.content_hash in known
+    world = restore_world(replay.path, state, content, force=force, content_ok=same_match)
     world.deciders_enabled = False
     return world
 

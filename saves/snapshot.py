@@ -94,8 +94,9 @@ def _int(path, value, what):
     return expect(path, value, int, what)
 
 
-def restore_world(path, state, content, *, force: bool = False, check_hash: bool = True):
-    """Build a World from decoded snapshot state. Raises SaveError on anything wrong."""
+def restore_world(path, state, content, *, force: bool = False, check_hash: bool = True, content_ok: bool = False):
+    """Build a World from decoded snapshot state. Raises SaveError on anything wrong. ``content_ok``: the caller
+    knows the snapshot's content and the loaded one belong to the same match (a replay with hot reloads)."""
     from game.world import World
 
     expect(path, state, dict, "snapshot")
@@ -103,7 +104,7 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     if fmt != SNAPSHOT_VERSION and not force:
         raise SaveError(path, f"snapshot format {fmt!r} is not supported (this game reads {SNAPSHOT_VERSION}); "
                               "use --force to try anyway")
-    if state.get("content_hash") != content.content_hash and not force:
+    if state.get("content_hash") != content.content_hash and not (force or content_ok):
         raise SaveError(path, f"snapshot was made with content {state.get('content_hash')!r}, loaded content is "
                               f"{content.content_hash} (different files or mods); use --force to load anyway")
     scenario = expect(path, state.get("scenario"), str, "scenario")

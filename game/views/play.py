@@ -14,6 +14,10 @@ Controls
   space, + / -           pause, game speed
   I                      AI inspector (the inspected NPC's mind and the commander's regions and orders)
   Esc                    cancel attack-move, else quit
+
+The match is recorded (``--record``, default last.rtsreplay) so it can be replayed and explained afterwards.
+With ``--watch`` changed content files are reloaded while the game runs (game/hotreload.py): brains are rebuilt
+between ticks; a file with a mistake leaves the old content in force and its error is shown on screen.
 """
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ import arcade
 import esper
 
 from components import Brain, Health, Position, Team
+import sys
+
 from game import explain as ex
 from game import orders
 from game.loop import FixedStepClock
@@ -49,12 +55,25 @@ def make_world(content, scenario: str, seed: int, player_team: int | None, diffi
 
 class PlayWindow(arcade.Window):
     def __init__(self, content, scenario: str | None, seed: int, player_team: int | None,
-                 difficulty: str | None = "normal", width: int = 1280, height: int = 720):
+                 difficulty: str | None = "normal", width: int = 1280, height: int = 720,
+                 record: str | None = None, watch: bool = False, mods: list | None = None):
         super().__init__(width, height, "rts", update_rate=1 / 60, vsync=False)
         arcade.set_background_color(palette.BACKGROUND)
         self.content = content
         self.seed = seed
         self.menu = None
+        self.record_path = record
+        self.recorder = None
+        self.mods = [str(m) for m in mods or []]
+        self.watcher = None
+        self.watch_timer = 0.0
+        self.reload_error = ""
+        self.reload_note = ""
+        self.note_timer = 0.0
+        self.error_text = arcade.Text("", 10, 40, (255, 110, 90), 13, width=width - 20, multiline=True)
+        if watch:
+            from game.hotreload import ContentWatcher
+            self.watcher = ContentWatcher(self.mods)
         self.hud = arcade.Text("", 10, height - 24, palette.TEXT, 14)
         self.hint = arcade.Text("", 10, height - 46, palette.DIM, 12)
         self.banner = arcade.Text("", width / 2, height / 2 + 20, (255, 255, 255), 40, anchor_x="center")
@@ -68,6 +87,7 @@ class PlayWindow(arcade.Window):
 
     # -- starting a match -------------------------------------------------------------------------------------
     def start(self, scenario: str, player_team: int | None, difficulty: str | None) -> None:
+        self._stop_recording()
         if self.world is not None:
             self.world.close()
         self.menu = None
@@ -87,6 +107,36 @@ class PlayWindow(arcade.Window):
         self.attack_move_armed = False
         self.show_inspector = False
         self.scene.sync(self.selected)
+        if self.record_path:
+            from saves.replay import ReplayRecorder
+            self.recorder = ReplayRecorder(self.record_path, self.world, mods=self.mods)
+
+    def _stop_recording(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close(self.world)
+            self.recorder = None
+            print(f"replay saved to {self.record_path} (ask `rts explain {self.record_path} --tick T --entity E`)",
+                  file=sys.stderr)
+
+    def _watch(self, delta_time: float) -> None:
+        """Every half second: reload changed content files (all validated first; a mistake keeps the old)."""
+        self.watch_timer += delta_time
+        if self.watch_timer < 0.5:
+            return
+        self.watch_timer = 0.0
+        changed = self.watcher.changed()
+        if not changed:
+            return
+        from game.hotreload import reload
+        result = reload(self.world, self.mods)
+        print(result.message(), file=sys.stderr)
+        if result.ok:
+            self.content = self.world.content
+            self.reload_error = ""
+            self.reload_note = result.message()
+            self.note_timer = 4.0
+        else:
+            self.reload_error = result.message()
 
     # compatibility with code written against the first window
     @property
@@ -118,8 +168,17 @@ class PlayWindow(arcade.Window):
             x, y = self.camera.position
             step = PAN_SPEED * delta_time / self.camera.zoom
             self.camera.position = (x + dx * step, y + dy * step)
+        if self.watcher is not None:
+            self._watch(delta_time)
+        self.note_timer = max(0.0, self.note_timer - delta_time)
         for _ in range(self.clock.advance(delta_time)):
+            if self.world.over:
+                break
             self.world.step()
+            if self.recorder is not None:
+                self.recorder.after_tick(self.world)
+        if self.world.over:
+            self._stop_recording()
         alive = self.scene.sync(self.selected)
         self.selected = [e for e in self.selected if e in alive]
         for key, members in list(self.groups.items()):
@@ -159,6 +218,12 @@ class PlayWindow(arcade.Window):
         self.scene.draw_minimap()
         if self.show_inspector:
             self._draw_inspector()
+        if self.reload_error or self.note_timer > 0:
+            self.error_text.text = self.reload_error or self.reload_note
+            self.error_text.color = (255, 110, 90) if self.reload_error else (120, 230, 120)
+            self.error_text.y = self.height - 70
+            arcade.draw_lrbt_rectangle_filled(0, self.width, self.height - 90, self.height - 54, palette.PANEL)
+            self.error_text.draw()
         if world.over:
             self._draw_end()
 
@@ -306,6 +371,7 @@ class PlayWindow(arcade.Window):
         self.camera.zoom = max(0.4, min(4.0, zoom))
 
     def on_close(self) -> None:
+        self._stop_recording()
         if self.world is not None:
             self.world.close()
         super().on_close()
@@ -380,8 +446,9 @@ class StartMenu:
 
 
 def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
-             frames: int | None = None, screenshot: str | None = None) -> int:
-    window = PlayWindow(content, scenario, seed, player_team, difficulty)
+             frames: int | None = None, screenshot: str | None = None, record: str | None = None,
+             watch: bool = False, mods: list | None = None) -> int:
+    window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods)
     if frames is None:
         arcade.run()
         return 0

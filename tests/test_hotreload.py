@@ -1,0 +1,119 @@
+"""Hot reload through its API (what `rts play --watch` calls between ticks)."""
+import os
+import time
+
+import esper
+
+from components import Brain, Health
+from content.loader import load_content
+from game import hotreload
+from game.world import World
+from saves.replay import ReplayRecorder, read_replay, verify
+from tests.conftest import arena_mod, spawn, write_mod
+from tests.test_brains import brain_teams
+
+ROWS = [
+    "##############################",
+    "#............................#",
+    "#.c..........................#",
+    "#............................#",
+    "##############################",
+]
+# retreat's preferences with the weight moved onto "cover is close": a hurt guard now prefers cover
+HEAVY_COVER = '''
+id = "guard"
+[candidates.retreat]
+preferences = [
+  { input = "hp_frac", range = [0.0, 1.0], curve = { type = "logistic", steepness = -10.0, midpoint = 0.35 }, weight = 0.1 },
+  { input = "under_fire", range = [0.0, 1.0], curve = { type = "step", threshold = 0.5, low = 0.5, high = 1.0 }, weight = 0.1 },
+  { input = "cover_distance", range = [0.0, 20.0], curve = { type = "linear", slope = -0.6, intercept = 1.0 }, weight = 5.0 },
+]
+'''
+
+
+def setup(tmp_path):
+    mod = arena_mod(tmp_path / "mod", ROWS, brain_teams(spawn("rifleman", 4, 2), spawn("rifleman", 12, 2)))
+    world = World(load_content([mod]), "arena", 1)
+    world.activate()
+    guard = min(e for e, _b in esper.get_component(Brain))
+    esper.component_for_entity(guard, Health).hp = 45.0
+    return mod, world, guard
+
+
+def first_mode(world, guard, after_tick):
+    for rec in world.decisions.by_entity[guard]:
+        if rec["tick"] >= after_tick and rec["mode"]:
+            return rec
+    return None
+
+
+def test_a_valid_change_rebuilds_brains_and_alters_behaviour(tmp_path):
+    mod, world, guard = setup(tmp_path)
+    try:
+        world.run(20)
+        assert world.decisions.latest(guard)["mode"] == "engage"
+        running = world.ledger.current(guard)
+        assert running is not None and running.source == "brain"
+        write_mod(mod, {"brains/guard.toml": HEAVY_COVER})
+        result = hotreload.reload(world, [mod])
+        assert result.ok and result.brains_rebuilt == 1 and result.actions_cancelled == 1, result.message()
+        assert world.content.content_hash == result.content_hash
+        assert world.content_changes == [[20, result.content_hash]]
+        tick = world.tick
+        world.step()
+        cancelled = world.ledger.get(running.id)
+        assert cancelled.state == "cancelled" and cancelled.reason == "cancelled by brain"
+        assert not [k for k, v in world.ledger.exclusive.items() if v == running.id]      # reservations released
+        world.run(5)
+        rec = first_mode(world, guard, tick)
+        assert rec["mode"] == "retreat", rec["detail"]
+        retreat = next(c for c in rec["candidates"] if c["id"] == "retreat")
+        assert [p[4] for p in retreat["prefs"]] == [0.1, 0.1, 5.0]                       # the new weights
+    finally:
+        world.close()
+
+
+def test_an_invalid_change_keeps_the_old_content_and_says_where(tmp_path):
+    mod, world, guard = setup(tmp_path)
+    try:
+        world.run(20)
+        before = world.content
+        brain = esper.component_for_entity(guard, Brain)
+        broken = HEAVY_COVER.replace('steepness = -10.0', 'steepness = 0.0')
+        write_mod(mod, {"brains/guard.toml": broken})
+        result = hotreload.reload(world, [mod])
+        assert not result.ok
+        line = broken.strip("\n").splitlines().index(next(l for l in broken.strip("\n").splitlines()
+                                                         if "steepness = 0.0" in l)) + 1
+        assert f"guard.toml:{line}: candidates.retreat.preferences[0].curve: " in result.error
+        assert "non-zero steepness" in result.error and result.message().startswith("reload refused, old content kept")
+        assert world.content is before and world.content_changes == []
+        assert esper.component_for_entity(guard, Brain) is brain                         # the brain was not touched
+        world.run(10)
+        assert world.decisions.latest(guard)["mode"] == "engage"
+    finally:
+        world.close()
+
+
+def test_the_watcher_sees_changes_and_the_replay_records_the_content_in_force(tmp_path):
+    mod, world, guard = setup(tmp_path)
+    watcher = hotreload.ContentWatcher([mod])
+    assert watcher.changed() == []
+    rec = ReplayRecorder(tmp_path / "r.rtsreplay", world, mods=[str(mod)])
+    try:
+        for _ in range(20):
+            world.step()
+            rec.after_tick(world)
+        path = write_mod(mod, {"brains/guard.toml": HEAVY_COVER}) / "brains" / "guard.toml"
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10 ** 9))
+        assert [p for p in watcher.changed() if p.endswith("guard.toml")]
+        assert hotreload.reload(world, [mod]).ok
+        for _ in range(40):
+            world.step()
+            rec.after_tick(world)
+        rec.close(world)
+    finally:
+        world.close()
+    replay = read_replay(tmp_path / "r.rtsreplay")
+    assert [t for t, _h in replay.content_changes] == [20]
+    assert verify(replay, load_content([mod])).ok
