@@ -228,6 +228,23 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_graph(args) -> int:
+    content = _load(args.mod)
+    if args.brain not in content.brain_defs:
+        known = ", ".join(sorted(content.brain_defs)) or "none"
+        raise CliError(f"unknown brain '{args.brain}' (known: {known})")
+    out = str(args.output)
+    if not out.lower().endswith((".png", ".svg", ".dot")):
+        raise CliError(f"-o {out}: a diagram is written as .png, .svg or .dot")
+    from game.graph import write
+    try:
+        kind = write(content, args.brain, out)
+    except OSError as exc:
+        raise CliError(f"-o {out}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {out} ({kind}): brain {args.brain}")
+    return 0
+
+
 def cmd_docs(args) -> int:
     from pathlib import Path
     from content.reference import generate
@@ -390,6 +407,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
     add_mod(p)
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("graph", help="draw a brain: candidates, state machine, trees, HTN method trees, GOAP actions")
+    p.add_argument("brain", metavar="BRAIN", help="brain id")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.dot")
+    add_mod(p)
+    p.set_defaults(func=cmd_graph)
 
     p = sub.add_parser("docs", help="write the content reference (every file kind and key) from the schema")
     p.add_argument("-o", "--output", default="docs/content.md", help="where to write it (default: docs/content.md)")

@@ -1,0 +1,58 @@
+"""What a modder touches: the example mod, brain diagrams."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MOD = ROOT / "examples" / "mods" / "sniper"
+
+
+def rts(*args):
+    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+
+
+def test_the_example_mod_validates_plays_and_overrides_one_field(tmp_path):
+    from content.loader import load_content
+    base = load_content()
+    modded = load_content([MOD])
+    assert "sniper" in modded.units and "sniper" in modded.brains and "overwatch" in modded.scenarios
+    scout, default = modded.units["scout"], base.units["scout"]
+    assert scout.speed == 5.5 and default.speed == 4.5
+    assert scout.model_dump(exclude={"speed"}) == default.model_dump(exclude={"speed"})   # only that field
+    assert rts("validate", "--mod", str(MOD)).returncode == 0
+    rec = tmp_path / "ow.rtsreplay"
+    proc = rts("match", "--mod", str(MOD), "--scenario", "overwatch", "--seed", "1", "--ticks", "900",
+               "--record", str(rec), "--json")
+    assert proc.returncode == 0, proc.stderr
+    from saves.replay import read_replay
+    replay = read_replay(rec)
+    snipers = {d["entity"] for d in replay.decisions if d.get("kind") == "npc" and
+               any(c["id"] == "snipe" for c in d["candidates"])}
+    assert len(snipers) == 5
+    assert any(d.get("mode") == "snipe" for d in replay.decisions if d["entity"] in snipers)
+
+
+def test_graph_draws_a_brain_as_png_svg_and_dot(tmp_path):
+    from PIL import Image
+    for ext in ("png", "svg", "dot"):
+        out = tmp_path / f"guard.{ext}"
+        proc = rts("graph", "guard", "-o", str(out))
+        assert proc.returncode == 0, proc.stderr
+    svg = (tmp_path / "guard.svg").read_text()
+    for text in ("engage", "hold_cover", "reactive_sequence fire", "method fetch_key_and_unlock", "goal safe",
+                 "gate  enemy_visible", "on done", "not enemy_in_range"):
+        assert text in svg, text
+    dot = (tmp_path / "guard.dot").read_text()
+    assert dot.startswith('digraph "brain guard"') and '"state:approach" -> "state:shoot"' in dot
+    img = Image.open(tmp_path / "guard.png").convert("RGB")
+    assert img.width > 800 and img.height > 600
+    colours = {img.getpixel((x, y)) for x in range(0, img.width, 5) for y in range(0, img.height, 5)}
+    assert (235, 242, 255) in colours and (236, 248, 236) in colours          # candidate and state boxes
+    modded = tmp_path / "sniper.svg"
+    assert rts("graph", "sniper", "--mod", str(MOD), "-o", str(modded)).returncode == 0
+    assert "snipe" in modded.read_text()
+    bad = rts("graph", "nobody", "-o", str(tmp_path / "x.png"))
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: unknown brain 'nobody' (known: guard)"
+    bad = rts("graph", "guard", "-o", str(tmp_path / "x.gif"))
+    assert bad.returncode == 2 and "as .png, .svg or .dot" in bad.stderr
