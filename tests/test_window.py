@@ -209,3 +209,55 @@ def test_replay_view_plays_pauses_and_scrubs(content, tmp_path):
         assert count_colour(after, (120, 180, 255), tol=10, box=band) > 0.6 * w * 10     # the bar is 3/4 full
     finally:
         win.close()
+
+
+def test_watch_shows_a_broken_file_on_screen_and_keeps_playing(content, tmp_path):
+    from content.loader import load_content
+    from game.views.play import PlayWindow
+    from tests.conftest import write_mod
+    mod = write_mod(tmp_path / "mod", {"units/scout.toml": 'id = "scout"\nspeed = 5.0\n'})
+    win = PlayWindow(load_content([mod]), "skirmish", 1, None, watch=True, mods=[mod])
+    try:
+        frames(win, 10)
+        old = win.world.content
+        write_mod(mod, {"units/scout.toml": 'id = "scout"\nspeed = "fast"\n'})
+        path = mod / "units" / "scout.toml"
+        import os
+        import time
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10 ** 9))
+        frames(win, 40)                                        # the watcher looks every half second
+        assert win.world.content is old
+        assert f"{path}:2: speed: Input should be a valid number" in win.reload_error
+        tick = win.world.tick
+        frames(win, 30)
+        assert win.world.tick > tick                           # the game goes on with the old content
+        img = screenshot(win)
+        red = count_colour(img, (255, 110, 90), tol=40, box=(0, 60, win.width, 100))
+        assert red > 100                                       # the error is on screen
+        write_mod(mod, {"units/scout.toml": 'id = "scout"\nspeed = 5.5\n'})
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 2 * 10 ** 9))
+        frames(win, 40)
+        assert win.reload_error == "" and win.world.content is not old
+        assert win.world.content.units["scout"].speed == 5.5
+    finally:
+        win.close()
+
+
+def test_a_played_match_is_recorded_and_can_be_explained(content, tmp_path):
+    import arcade
+    import json
+    import subprocess
+    import sys
+    from game.views.play import PlayWindow
+    rec = tmp_path / "last.rtsreplay"
+    win = PlayWindow(content, "skirmish", 1, player_team=0, record=str(rec))
+    frames(win, 240)                                           # four seconds of play
+    win.on_key_press(arcade.key.ESCAPE, 0)                     # quit: the recording is finished
+    assert rec.exists()
+    out = subprocess.run([sys.executable, "-m", "game.cli", "replay", str(rec), "--to", "100", "--json"],
+                         capture_output=True, text=True)
+    units = json.loads(out.stdout)["units"]
+    npc = next(u["entity"] for u in units if u["team"] == 1)
+    why = subprocess.run([sys.executable, "-m", "game.cli", "explain", str(rec), "--tick", "100", "--entity", str(npc)],
+                         capture_output=True, text=True)
+    assert why.returncode == 0 and "candidates:" in why.stdout, why.stderr

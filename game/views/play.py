@@ -152,7 +152,7 @@ class PlayWindow(arcade.Window):
 
     # -- frame --------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
-        if self.menu is not None:
+        if self.menu is not None or self.world is None:
             return
         dx = dy = 0.0
         k = arcade.key
@@ -190,6 +190,8 @@ class PlayWindow(arcade.Window):
         self.clear()
         if self.menu is not None:
             self.menu.draw()
+            return
+        if self.world is None:
             return
         world = self.world
         overlay = None
@@ -370,11 +372,13 @@ class PlayWindow(arcade.Window):
         zoom = self.camera.zoom * (1.1 ** scroll_y)
         self.camera.zoom = max(0.4, min(4.0, zoom))
 
-    def on_close(self) -> None:
+    def close(self) -> None:
+        """Esc, the window's close button and the end of a scripted run all come here: finish the recording."""
         self._stop_recording()
         if self.world is not None:
             self.world.close()
-        super().on_close()
+            self.world = None
+        super().close()
 
 
 def _ledger_state(world, aid: int):

@@ -193,9 +193,9 @@ class ReplayWindow(arcade.Window):
         cam = self.scene.camera
         cam.zoom = max(0.4, min(4.0, cam.zoom * (1.1 ** scroll_y)))
 
-    def on_close(self) -> None:
+    def close(self) -> None:
         self.world.close()
-        super().on_close()
+        super().close()
 
 
 def _ledger_state(world, aid: int):
