@@ -130,9 +130,11 @@ class Node:
 
 
 # -- composites ----------------------------------------------------------------------------------------------
-class Sequence(Node):
-    type_name = "sequence"
+class _Ordered(Node):
+    """Sequence and selector are mirror images: tick children in order while they return ``go_on``; the first
+    other result ends the composite with that result; all ``go_on`` ends it with ``go_on``."""
     nslots = 2                  # status; with memory the child to resume at, without it the running child + 1
+    go_on = SUCCESS
 
     def __init__(self, children, memory: bool = True, name: str = ""):
         super().__init__(name)
@@ -143,101 +145,49 @@ class Sequence(Node):
         mem = ctx.mem
         s = self.s
         children = self.children
+        go_on = self.go_on
         if self.memory:
             i = mem[s + 1]
             n = len(children)
             while i < n:
                 st = children[i].tick(ctx)
-                if st == SUCCESS:
+                if st == go_on:
                     i += 1
                     continue
-                if st == RUNNING:
-                    mem[s + 1] = i
-                    mem[s] = RUNNING
-                    return RUNNING
-                mem[s + 1] = 0
-                mem[s] = FAILURE
-                return FAILURE
+                mem[s + 1] = i if st == RUNNING else 0
+                mem[s] = st
+                return st
             mem[s + 1] = 0
-            mem[s] = SUCCESS
-            return SUCCESS
+            mem[s] = go_on
+            return go_on
         running = mem[s + 1] - 1                  # the child that was running, if any
         i = 0
         for child in children:
             st = child.tick(ctx)
-            if st == SUCCESS:
+            if st == go_on:
                 i += 1
                 continue
             if running > i and mem[children[running].s] == RUNNING:
                 children[running].halt(ctx)       # no longer reached: stop it
-            if st == RUNNING:
-                mem[s + 1] = i + 1
-                mem[s] = RUNNING
-                return RUNNING
-            mem[s + 1] = 0
-            mem[s] = FAILURE
-            return FAILURE
+            mem[s + 1] = i + 1 if st == RUNNING else 0
+            mem[s] = st
+            return st
         mem[s + 1] = 0
-        mem[s] = SUCCESS
-        return SUCCESS
+        mem[s] = go_on
+        return go_on
 
     def describe(self):
         return self.type_name + ("" if self.memory else " (no memory)")
 
 
-class Selector(Node):
+class Sequence(_Ordered):
+    type_name = "sequence"
+    go_on = SUCCESS
+
+
+class Selector(_Ordered):
     type_name = "selector"
-    nslots = 2
-
-    def __init__(self, children, memory: bool = True, name: str = ""):
-        super().__init__(name)
-        self.children = tuple(children)
-        self.memory = bool(memory)
-
-    def tick(self, ctx):
-        mem = ctx.mem
-        s = self.s
-        children = self.children
-        if self.memory:
-            i = mem[s + 1]
-            n = len(children)
-            while i < n:
-                st = children[i].tick(ctx)
-                if st == FAILURE:
-                    i += 1
-                    continue
-                if st == RUNNING:
-                    mem[s + 1] = i
-                    mem[s] = RUNNING
-                    return RUNNING
-                mem[s + 1] = 0
-                mem[s] = SUCCESS
-                return SUCCESS
-            mem[s + 1] = 0
-            mem[s] = FAILURE
-            return FAILURE
-        running = mem[s + 1] - 1
-        i = 0
-        for child in children:
-            st = child.tick(ctx)
-            if st == FAILURE:
-                i += 1
-                continue
-            if running > i and mem[children[running].s] == RUNNING:
-                children[running].halt(ctx)
-            if st == RUNNING:
-                mem[s + 1] = i + 1
-                mem[s] = RUNNING
-                return RUNNING
-            mem[s + 1] = 0
-            mem[s] = SUCCESS
-            return SUCCESS
-        mem[s + 1] = 0
-        mem[s] = FAILURE
-        return FAILURE
-
-    def describe(self):
-        return self.type_name + ("" if self.memory else " (no memory)")
+    go_on = FAILURE
 
 
 class ReactiveSequence(Node):

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import json
 import time
 
 import esper
 
+from benchmarks import SUITES
 from components import Ammo, Health, Mover, Position, Team, Weapon
 from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
-SUITES = ["sim", "saves", "brains", "planning", "commander", "render", "all"]
+
 
 
 def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
@@ -122,36 +124,13 @@ def main(args) -> int:
         out["headless_ticks"] = run(args.units, args.ticks)
         if not args.json:
             print_table(out["headless_ticks"])
-    if suite in ("saves", "all"):
-        from benchmarks import saves
-        out["saves"] = saves.run()
-        if not args.json:
-            print()
-            saves.print_report(out["saves"])
-    if suite in ("brains", "all"):
-        from benchmarks import brains
-        out["brains"] = brains.run()
-        if not args.json:
-            print()
-            brains.print_report(out["brains"])
-    if suite in ("commander", "all"):
-        from benchmarks import commander
-        out["commander"] = commander.run()
-        if not args.json:
-            print()
-            commander.print_report(out["commander"])
-    if suite in ("render", "all"):
-        from benchmarks import render
-        out["render"] = render.run()
-        if not args.json:
-            print()
-            render.print_report(out["render"])
-    if suite in ("planning", "all"):
-        from benchmarks import planning
-        out["planning"] = planning.run()
-        if not args.json:
-            print()
-            planning.print_report(out["planning"])
+    for name in SUITES[1:-1]:                    # saves, brains, ... each a module with run() and print_report()
+        if suite in (name, "all"):
+            module = importlib.import_module(f"benchmarks.{name}")
+            out[name] = module.run()
+            if not args.json:
+                print()
+                module.print_report(out[name])
     if args.json:
         print(json.dumps(out, sort_keys=True))
     return 0

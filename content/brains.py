@@ -29,22 +29,12 @@ DECORATORS = {"inverter", "repeat", "retry", "timeout", "cooldown", "guard"}
 PLAN_NODES = {"achieve": "goap", "perform": "htn"}
 
 
-class _Checker:
-    def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
-        self.b = bdef
-        self.goap = (goap_domains or {}).get(bdef.goap) if bdef.goap else None
-        self.htn = (htn_domains or {}).get(bdef.htn) if bdef.htn else None
-        self.goap_known = goap_domains or {}
-        self.htn_known = htn_domains or {}
+class Checks:
+    """Collects (key path, message) problems; names and facts are checked the same way in every file kind."""
+
+    def __init__(self, known_facts):
         self.problems: list[tuple[tuple, str]] = []
-        bb_keys = set()
-        for sdef in bdef.states.values():
-            bb_keys |= set(sdef.on_enter) | set(sdef.on_exit)
-        for tdef in bdef.trees.values():
-            for node in tdef.nodes.values():
-                if node.type == "set":
-                    bb_keys.add(node.key)
-        self.known = set(FACTS) | bb_keys | set(extra_facts)
+        self.known = set(known_facts)
 
     def bad(self, path: tuple, message: str) -> None:
         self.problems.append((path, message))
@@ -60,6 +50,23 @@ class _Checker:
     def ref(self, path: tuple, value) -> None:
         if isinstance(value, str) and value.startswith("$"):
             self.fact(path, value[1:])
+
+
+class _Checker(Checks):
+    def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
+        self.b = bdef
+        self.goap = (goap_domains or {}).get(bdef.goap) if bdef.goap else None
+        self.htn = (htn_domains or {}).get(bdef.htn) if bdef.htn else None
+        self.goap_known = goap_domains or {}
+        self.htn_known = htn_domains or {}
+        bb_keys = set()
+        for sdef in bdef.states.values():
+            bb_keys |= set(sdef.on_enter) | set(sdef.on_exit)
+        for tdef in bdef.trees.values():
+            for node in tdef.nodes.values():
+                if node.type == "set":
+                    bb_keys.add(node.key)
+        super().__init__(set(FACTS) | bb_keys | set(extra_facts))
 
     def conditions(self, path: tuple, conds) -> None:
         for i, c in enumerate(conds):

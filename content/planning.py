@@ -7,26 +7,18 @@ from __future__ import annotations
 
 from ai import goap, htn
 from ai.executor import StepSpec
-from content.brains import NAME
+from content.brains import Checks
 from content.catalog import ACTIONS, FACTS, TARGET_TYPES, suggest
 from content.schema import GoapDef, HtnDef
 
 
-class _Checks:
+class _Checks(Checks):
     def __init__(self):
-        self.problems: list[tuple[tuple, str]] = []
-
-    def bad(self, path, message):
-        self.problems.append((path, message))
-
-    def name(self, path, value, what):
-        if not NAME.match(value):
-            self.bad(path, f"{what} name '{value}' must be lower case letters, digits and _ (starting with a letter)")
+        super().__init__(FACTS)
 
     def facts(self, path, facts: dict):
         for key in facts:
-            if key not in FACTS:
-                self.bad(path + (key,), f"unknown fact '{key}'{suggest(key, FACTS)}")
+            self.fact(path + (key,), key)
 
     def step(self, path, d):
         if d.action not in ACTIONS:
@@ -35,11 +27,10 @@ class _Checks:
         if isinstance(d.target, str):
             if not d.target.startswith("$"):
                 self.bad(path + ("target",), "target must be an entity id or a '$fact'")
-            elif d.target[1:] not in FACTS:
-                self.bad(path + ("target",), f"unknown fact '{d.target[1:]}'{suggest(d.target[1:], FACTS)}")
+            else:
+                self.ref(path + ("target",), d.target)
         for key, value in d.params.items():
-            if isinstance(value, str) and value.startswith("$") and value[1:] not in FACTS:
-                self.bad(path + ("params", key), f"unknown fact '{value[1:]}'{suggest(value[1:], FACTS)}")
+            self.ref(path + ("params", key), value)
         self.facts(path + ("pre",), d.pre)
         self.facts(path + ("effects",), d.effects)
 

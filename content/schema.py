@@ -7,7 +7,6 @@ Models are strict: no silent "5" -> 5 coercion, no unknown keys, no NaN/inf.
 """
 from __future__ import annotations
 
-import math
 from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator

@@ -84,14 +84,20 @@ def cmd_match(args) -> int:
     return 0
 
 
-def cmd_replay(args) -> int:
-    from saves.replay import check_compatible, read_replay, seek, state_summary, verify
+def _open_replay(args):
+    """Read FILE, warn if it was cut short, load the content it was recorded with (or --mod), check they fit."""
+    from saves.replay import check_compatible, read_replay
     replay = read_replay(args.file)
     if replay.warning:
         print(f"warning: {args.file}: {replay.warning}", file=sys.stderr)
-    mods = args.mod or replay.header.get("mods") or []
-    content = _load(mods)
+    content = _load(args.mod or replay.header.get("mods") or [])
     check_compatible(replay, content, args.force)
+    return replay, content
+
+
+def cmd_replay(args) -> int:
+    from saves.replay import seek, state_summary, verify
+    replay, content = _open_replay(args)
     if args.view:
         try:
             from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
@@ -132,12 +138,8 @@ def cmd_replay(args) -> int:
 
 def cmd_explain(args) -> int:
     from game import explain as ex
-    from saves.replay import check_compatible, read_replay, seek
-    replay = read_replay(args.file)
-    if replay.warning:
-        print(f"warning: {args.file}: {replay.warning}", file=sys.stderr)
-    content = _load(args.mod or replay.header.get("mods") or [])
-    check_compatible(replay, content, args.force)
+    from saves.replay import seek
+    replay, content = _open_replay(args)
     index = ex.RecordIndex(replay.decisions)
     if args.tick > replay.end_state_tick:
         raise CliError(f"--tick {args.tick} is past the end of the replay (tick {replay.end_state_tick})")
@@ -208,12 +210,7 @@ def unit_state(world, eid: int) -> dict:
 
 def cmd_report(args) -> int:
     from game.report import collect, render
-    from saves.replay import check_compatible, read_replay
-    replay = read_replay(args.file)
-    if replay.warning:
-        print(f"warning: {args.file}: {replay.warning}", file=sys.stderr)
-    content = _load(args.mod or replay.header.get("mods") or [])
-    check_compatible(replay, content, args.force)
+    replay, content = _open_replay(args)
     out = str(args.output)
     if not out.lower().endswith((".png", ".svg", ".pdf")):
         raise CliError(f"-o {out}: the report is written as .png, .svg or .pdf")
@@ -456,8 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
     p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
-    p.add_argument("--suite", choices=["sim", "saves", "brains", "planning", "commander", "render", "all"],
-                   default="all",
+    from benchmarks import SUITES
+    p.add_argument("--suite", choices=SUITES, default="all",
                    help="sim: ticks/s; saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
                         "GTPyhop; commander: abstract playouts/s and decision time; render: frame time with 500 units (needs "

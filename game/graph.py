@@ -352,7 +352,7 @@ def to_svg(d: Drawing) -> str:
            f'font-family="sans-serif" font-size="{FONT_SIZE}">',
            '<defs><marker id="arrow" markerWidth="10" markerHeight="8" refX="9" refY="4" orient="auto">'
            '<path d="M0,0 L10,4 L0,8 z" fill="#555"/></marker></defs>',
-           f'<rect width="100%" height="100%" fill="white"/>']
+           '<rect width="100%" height="100%" fill="white"/>']
     for b in d.boxes:
         r, g, bl = COLORS[b.kind]
         out.append(f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" rx="4" '

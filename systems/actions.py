@@ -387,19 +387,10 @@ def reload_in_place(action: Action, ammo: Ammo) -> bool:
     return False
 
 
-class AttackMoveExecutor(_Walker):
+class AttackMoveExecutor(MoveExecutor):
     """Walk to a point, stopping to fire at any enemy that comes within range; confirmed on arrival."""
     default_timeout = 180 * 30
     needs = (Position, Mover, Weapon, Ammo, Team)
-
-    def goal(self, world, action):
-        return float(action.params.get("x", -1.0)), float(action.params.get("y", -1.0))
-
-    def check_more(self, world, action):
-        gx, gy = self.goal(world, action)
-        if not world.nav.in_bounds(int(gx), int(gy)) or gx < 0 or gy < 0:
-            return "destination outside the map"
-        return self.check_walk(world, action)
 
     def update(self, world, action):
         actor = action.actor

@@ -23,7 +23,7 @@ import numpy as np
 
 from ai import regions as region_cut
 from ai import tactics
-from components import Door, Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
+from components import Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 from content.loader import WALKABLE_TILES
 
 KIND_OF = {tactics.HOLD: "hold", tactics.ATTACK: "attack", tactics.MOVE: "move"}

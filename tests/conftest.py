@@ -2,7 +2,6 @@ import os
 import textwrap
 from pathlib import Path
 
-import esper
 import pytest
 
 from content.loader import load_content
@@ -50,21 +49,25 @@ def make_world(tmp_path):
         w.close()
 
 
-def idle_teams(blue: str, red: str) -> str:
-    """Two idle teams ([[teams]] TOML) with the given spawns text."""
+def two_teams(blue: str, red: str, blue_ai: str = "idle", red_ai: str = "idle") -> str:
+    """Two teams ([[teams]] TOML) with the given spawns text and controllers."""
     return f"""
 [[teams]]
 name = "Blue"
 color = [0, 0, 255]
-ai = "idle"
+ai = "{blue_ai}"
 {blue}
 
 [[teams]]
 name = "Red"
 color = [255, 0, 0]
-ai = "idle"
+ai = "{red_ai}"
 {red}
 """
+
+
+def idle_teams(blue: str, red: str) -> str:
+    return two_teams(blue, red)
 
 
 def spawn(unit: str, x: int, y: int, count: int = 1) -> str:

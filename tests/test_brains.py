@@ -8,9 +8,9 @@ from components import Brain, Health, Position
 from game.ledger import CANCELLED
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
-from saves.snapshot import encode_snapshot, load_snapshot, save_snapshot
+from saves.snapshot import load_snapshot, save_snapshot
 from systems.death import DeathSystem
-from tests.conftest import spawn
+from tests.conftest import spawn, two_teams
 
 ARENA = [
     "##############################",
@@ -24,19 +24,7 @@ ARENA = [
 
 
 def brain_teams(blue: str, red: str, red_ai: str = "idle") -> str:
-    return f"""
-[[teams]]
-name = "Blue"
-color = [0, 0, 255]
-ai = "brain"
-{blue}
-
-[[teams]]
-name = "Red"
-color = [255, 0, 0]
-ai = "{red_ai}"
-{red}
-"""
+    return two_teams(blue, red, "brain", red_ai)
 
 
 FAST_THINKING = {"brains/guard.toml": 'id = "guard"\nthink_every = 1\n'}

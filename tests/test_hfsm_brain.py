@@ -2,7 +2,7 @@
 import pytest
 
 from ai.brain import RELEASE, RESELECT, WAITING, BrainDef
-from ai.bt import FAILURE, RUNNING, SUCCESS, Action, ConditionNode, Context, Repeat, Tree
+from ai.bt import FAILURE, RUNNING, Action, ConditionNode, Context, Repeat, Tree
 from ai.conditions import Condition
 from ai.hfsm import Machine, MachineError, Runtime, State, Transition
 from ai.utility import EMERGENCY, IDLE, INVALIDATION, Emergency, Selector

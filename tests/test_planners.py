@@ -1,5 +1,4 @@
 """GOAP (regression and forward A*) and HTN: seed 003's checks, budgets, ties, and agreement on optimal cost."""
-import itertools
 import math
 
 import pytest

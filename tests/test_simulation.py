@@ -4,7 +4,7 @@ import esper
 
 from components import Ammo, Health, Position, Team, Weapon
 from tests.conftest import idle_teams, spawn
-from game.ledger import CONFIRMED, FAILED, REJECTED, STARTED
+from game.ledger import CONFIRMED, REJECTED, STARTED
 
 OPEN = ["############",
         "#..........#",

@@ -1,5 +1,4 @@
 """Regions and tactical search: k-means on paths, UCB1, the abstract model, UCT and Expected Outcome."""
-import collections
 
 import numpy as np
 import pytest

@@ -24,15 +24,15 @@ from __future__ import annotations
 import arcade
 import esper
 
-from components import Brain, Health, Position, Team
+from components import Team
 import sys
 
 from game import explain as ex
 from game import orders
 from game.loop import FixedStepClock
 from game.views import palette
-from game.views.inspector import WIDTH as PANEL_WIDTH, InspectorPanel
-from game.views.scene import TILE, Scene, squad_orders
+from game.views.inspector import InspectorPanel
+from game.views.scene import Scene, run_frames, squad_orders
 from game.world import World
 
 PAN_SPEED = 600.0
@@ -412,7 +412,7 @@ class StartMenu:
         return opts[min(self.choice[row], len(opts) - 1)]
 
     def draw(self) -> None:
-        w, h = self.window.width, self.window.height
+        h = self.window.height
         lines = [("rts", palette.SELECT, 36)]
         for i, row in enumerate(self.rows):
             mark = ">" if i == self.row else " "
@@ -456,13 +456,5 @@ def run_play(content, scenario: str | None, seed: int, player_team: int | None, 
     if frames is None:
         arcade.run()
         return 0
-    # scripted run (used by tests and for screenshots): fixed 1/60 s frames
-    for _ in range(frames):
-        window.dispatch_events()
-        window.on_update(1 / 60)
-        window.on_draw()
-        window.flip()
-    if screenshot:
-        arcade.get_image(0, 0, window.width, window.height).save(screenshot)
-    window.close()
+    run_frames(window, frames, screenshot)        # a scripted run: tests and screenshots
     return 0

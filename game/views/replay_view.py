@@ -19,7 +19,7 @@ from game.loop import FixedStepClock
 from game.orders import unit_at
 from game.views import palette
 from game.views.inspector import InspectorPanel
-from game.views.scene import Scene, squad_orders
+from game.views.scene import Scene, run_frames, squad_orders
 from saves.replay import apply_requests, seek
 
 TIMELINE_H = 18
@@ -209,12 +209,5 @@ def run_replay_view(content, replay, force: bool = False, frames: int | None = N
     if frames is None:
         arcade.run()
         return 0
-    for _ in range(frames):
-        window.dispatch_events()
-        window.on_update(1 / 60)
-        window.on_draw()
-        window.flip()
-    if screenshot:
-        arcade.get_image(0, 0, window.width, window.height).save(screenshot)
-    window.close()
+    run_frames(window, frames, screenshot)        # a scripted run: tests and screenshots
     return 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import arcade
 import esper
-from PIL import Image
 
 from components import Ammo, Door, Health, Pickup, Position, Selectable, SquadOrder, Team
 from game.views import palette
@@ -209,3 +208,15 @@ def squad_orders(world) -> list:
             continue
         out.append(((c[0] / c[2], c[1] / c[2]), (order.x, order.y), order.team, order.kind))
     return out
+
+
+def run_frames(window, frames: int, screenshot: str | None = None) -> None:
+    """Drive a window for ``frames`` fixed 1/60 s frames (tests, screenshots), then close it."""
+    for _ in range(frames):
+        window.dispatch_events()
+        window.on_update(1 / 60)
+        window.on_draw()
+        window.flip()
+    if screenshot:
+        arcade.get_image(0, 0, window.width, window.height).save(screenshot)
+    window.close()
