@@ -55,6 +55,13 @@ def halt(eid: int) -> None:
         mover.moving = False
 
 
+def cease_fire(eid: int) -> None:
+    """Stop the combat system firing for this unit (a firing action ended)."""
+    weapon = _comp(eid, Weapon)
+    if weapon is not None:
+        weapon.target = 0
+
+
 def _alive_unit(eid: int) -> bool:
     return esper.entity_exists(eid) and esper.has_component(eid, Health)
 
@@ -187,9 +194,7 @@ class AttackExecutor(_Base):
         return None
 
     def stop(self, world, action):
-        weapon = _comp(action.actor, Weapon)
-        if weapon is not None:
-            weapon.target = 0
+        cease_fire(action.actor)
         halt(action.actor)
 
 
@@ -413,9 +418,7 @@ class AttackMoveExecutor(MoveExecutor):
         return (CONFIRMED, "arrived") if action.data.get("at") else None
 
     def stop(self, world, action):
-        weapon = _comp(action.actor, Weapon)
-        if weapon is not None:
-            weapon.target = 0
+        cease_fire(action.actor)
         halt(action.actor)
 
 
@@ -434,9 +437,7 @@ class HoldExecutor(_Base):
         return None
 
     def stop(self, world, action):
-        weapon = _comp(action.actor, Weapon)
-        if weapon is not None:
-            weapon.target = 0
+        cease_fire(action.actor)
 
 
 class WaitExecutor(_Base):
