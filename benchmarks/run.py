@@ -27,9 +27,10 @@ TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
 
 
 
-def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple[Content, str]:
+def scaled_content(content: Content, total: int, ai: str | None = None,
+                   commander: str | None = None) -> tuple[Content, str]:
     """The skirmish re-spawned with ``total`` units (spawn groups scaled in proportion); ``ai`` overrides every
-    team's controller ('scripted', 'brain', ...)."""
+    team's controller ('scripted', 'brain', ...), ``commander`` every team's commander profile ('' = none)."""
     base = content.scenarios["skirmish"]
     per_team = total // len(base.teams)
     teams = []
@@ -38,9 +39,13 @@ def scaled_content(content: Content, total: int, ai: str | None = None) -> tuple
         counts = [per_team * w // sum(weights) for w in weights]
         counts[0] += per_team - sum(counts)
         spawns = [sp.model_copy(update={"count": max(1, c)}) for sp, c in zip(team.spawns, counts)]
-        update = {"spawns": spawns} if ai is None else {"spawns": spawns, "ai": ai}
+        update = {"spawns": spawns}
+        if ai is not None:
+            update["ai"] = ai
+        if commander is not None:
+            update["commander"] = commander
         teams.append(team.model_copy(update=update))
-    sid = f"bench_{total}" + (f"_{ai}" if ai else "")
+    sid = f"bench_{total}" + (f"_{ai}" if ai else "") + (f"_{commander or 'nocmd'}" if commander is not None else "")
     scenario = base.model_copy(update={"id": sid, "teams": teams, "max_ticks": 10_000_000})
     scenarios = dict(content.scenarios)
     scenarios[sid] = scenario
@@ -94,7 +99,8 @@ def run(units_list: list[int], ticks: int) -> list[dict]:
     content = load_content()
     rows = []
     for n in units_list:
-        scaled, sid = scaled_content(content, n, ai="scripted")   # the foundation's figure: scripted armies
+        # the foundation's figure: scripted armies, no commander (as when the target was set)
+        scaled, sid = scaled_content(content, n, ai="scripted", commander="")
         sim = measure_sim(scaled, sid, ticks)
         base = measure_baseline(sim["units"], ticks)
         rows.append({

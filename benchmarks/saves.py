@@ -83,8 +83,10 @@ def plain_dump(world) -> dict:
     return {"tick": world.tick, "entities": ents}
 
 
-def bench_snapshot(units: int = 1000, repeats: int = 20) -> dict:
-    content, sid = scaled_content(load_content(), units)
+def bench_snapshot(units: int = 1000, repeats: int = 20, ai: str = "scripted") -> dict:
+    """Snapshot figures for ``units`` units. ``ai = "scripted"`` is the world the targets were set for (no
+    decider state); ``"brain"`` adds every NPC's brain and memory to the snapshot."""
+    content, sid = scaled_content(load_content(), units, ai=ai, commander="" if ai == "scripted" else None)
     world = World(content, sid, 1)
     world.run(60)
     try:
@@ -123,7 +125,8 @@ def bench_snapshot(units: int = 1000, repeats: int = 20) -> dict:
 
 def run() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        return {"verify": bench_verify(tmp), "snapshot": bench_snapshot()}
+        return {"verify": bench_verify(tmp), "snapshot": bench_snapshot(),
+                "snapshot_brains": bench_snapshot(ai="brain")}
 
 
 def print_report(res: dict) -> None:
@@ -139,3 +142,7 @@ def print_report(res: dict) -> None:
     print(f"snapshot of {s['entities']} entities: {s['kib']} KiB, encode+decode {s['encode_decode_ms']:.2f} ms "
           f"(targets <= {s['target_kib']} KiB, <= {s['target_ms']} ms); rebuilding the world {s['rebuild_world_ms']} ms")
     print(f"  plain msgpack dump of the same data: {s['plain_kib']} KiB, encode+decode {s['plain_encode_decode_ms']:.2f} ms")
+    b = res.get("snapshot_brains")
+    if b:
+        print(f"  the same with every unit an NPC (brains and memories saved too): {b['kib']} KiB, encode+decode "
+              f"{b['encode_decode_ms']:.2f} ms; plain dump {b['plain_kib']} KiB, {b['plain_encode_decode_ms']:.2f} ms")
