@@ -84,6 +84,16 @@ def cmd_match(args) -> int:
     return 0
 
 
+def _in_window(run):
+    """Run a window; a machine with no display is a one-line error, not pyglet's traceback."""
+    try:
+        return run()
+    except Exception as exc:
+        if type(exc).__name__ == "NoSuchDisplayException":
+            raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
+        raise
+
+
 def _open_replay(args):
     """Read FILE, warn if it was cut short, load the content it was recorded with (or --mod), check they fit."""
     from saves.replay import check_compatible, read_replay
@@ -99,13 +109,10 @@ def cmd_replay(args) -> int:
     from saves.replay import seek, state_summary, verify
     replay, content = _open_replay(args)
     if args.view:
-        try:
+        def view():
             from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
             return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
-        except Exception as exc:
-            if type(exc).__name__ == "NoSuchDisplayException":
-                raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
-            raise
+        return _in_window(view)
     if args.verify:
         result = verify(replay, content, force=args.force)
         if args.json:
@@ -292,16 +299,13 @@ def cmd_play(args) -> int:
     for profile in ("uct_small", "uct", "uct_hard"):
         if profile not in content.commanders:
             raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
-    try:
-        from game.views.play import run_play  # the only place the window code is loaded
+    def play():
+        from game.views.play import run_play  # window code is loaded only here and in `replay --view`
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
                         difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
                         record=None if args.no_record else args.record, watch=args.watch,
                         mods=[str(m) for m in args.mod])
-    except Exception as exc:
-        if type(exc).__name__ == "NoSuchDisplayException":
-            raise CliError("no display to open a window on (set DISPLAY, or run under xvfb-run)") from None
-        raise
+    return _in_window(play)
 
 
 def cmd_tournament(args) -> int:
