@@ -115,3 +115,11 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
         "error: --a: unknown commander profile 'nope' (known: eo, scripted, uct, uct_hard, uct_small)"]
+
+
+def test_scenarios_pit_uct_against_each_other_commander(content):
+    expected = {"skirmish": ("uct", "uct"), "uct_vs_scripted": ("uct", "scripted"), "uct_vs_eo": ("uct", "eo"),
+                "uct_vs_small": ("uct", "uct_small")}
+    for sid, pair in expected.items():
+        assert tuple(t.commander for t in content.scenarios[sid].teams) == pair
+    assert content.commanders["eo"].playouts == content.commanders["uct"].playouts      # equal playouts
