@@ -261,3 +261,14 @@ def test_a_played_match_is_recorded_and_can_be_explained(content, tmp_path):
     why = subprocess.run([sys.executable, "-m", "game.cli", "explain", str(rec), "--tick", "100", "--entity", str(npc)],
                          capture_output=True, text=True)
     assert why.returncode == 0 and "candidates:" in why.stdout, why.stderr
+
+
+def test_an_unwritable_recording_path_only_warns(content, tmp_path, capsys):
+    from game.views.play import PlayWindow
+    win = PlayWindow(content, "duel", 1, player_team=0, record=str(tmp_path / "missing" / "dir" / "r.rtsreplay"))
+    try:
+        frames(win, 5)
+        assert win.recorder is None and win.world.tick > 0
+    finally:
+        win.close()
+    assert "cannot record to" in capsys.readouterr().err

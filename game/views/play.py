@@ -109,7 +109,11 @@ class PlayWindow(arcade.Window):
         self.scene.sync(self.selected)
         if self.record_path:
             from saves.replay import ReplayRecorder
-            self.recorder = ReplayRecorder(self.record_path, self.world, mods=self.mods)
+            try:
+                self.recorder = ReplayRecorder(self.record_path, self.world, mods=self.mods)
+            except OSError as exc:
+                print(f"warning: cannot record to {self.record_path}: {exc.strerror or exc}; playing without a "
+                      "recording", file=sys.stderr)
 
     def _stop_recording(self) -> None:
         if self.recorder is not None:
