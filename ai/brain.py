@@ -134,8 +134,7 @@ class BrainDef:
                        candidates=list(scores.values()))
             self._enter(st, target, ctx, now)
         else:
-            status = {MODE_RUNNING: MODE_RUNNING, SUCCEEDED: SUCCEEDED, FAILED: FAILED}.get(st.status, MODE_RUNNING)
-            decision = self.selector.decide(facts, st.mode or None, now - st.since, status, st.status_reason, st.bb)
+            decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb)
             rec.update(decision.record(phase="decide"))
             if decision.switch:
                 old = st.mode

@@ -99,10 +99,8 @@ GATE_FIELDS = ("gate", "actual", "ok")
 PREF_FIELDS = ("input", "raw", "norm", "curved", "weight")
 
 
-def Score(**fields) -> dict:
-    """One candidate's record: id, eligible, score, gates [[gate, actual, ok]], prefs
-    [[input, raw, norm, curved, weight]] (see GATE_FIELDS, PREF_FIELDS) and diagnostics."""
-    return fields
+#: one candidate's record is a dict with these keys; its gates and prefs are rows in GATE_FIELDS / PREF_FIELDS order
+SCORE_FIELDS = ("id", "eligible", "score", "gates", "prefs", "diagnostics")
 
 
 def expand(candidate_record: dict) -> dict:
@@ -131,7 +129,7 @@ _SIMPLE = frozenset({bool, int, str, type(None)})
 
 
 def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> dict:
-    """Score one candidate exactly as seed 003's ScoreAction, recording every step (see ``Score``)."""
+    """Score one candidate exactly as seed 003's ScoreAction, recording every step (a dict: SCORE_FIELDS)."""
     return candidate.scorer(facts, bb, eps)
 
 
