@@ -54,6 +54,8 @@ class World:
             self.commanders[team] = name
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
+        #: k -> the map cut into k regions (systems/commander.py; static per map)
+        self.region_cuts: dict = {}
         #: [tick, content hash] for every hot reload applied to this match (game/hotreload.py)
         self.content_changes: list[list] = []
         #: each team's latest enemy sighting [x, y, game seconds] shared by its NPCs (decider state)

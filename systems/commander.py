@@ -31,11 +31,16 @@ REGION_SEED = 1            # the map's cut does not depend on the match seed
 
 
 def map_regions(world, k: int) -> region_cut.Regions:
+    """The match map cut into ``k`` regions; kept on the world, since the windows ask every frame."""
+    cached = world.region_cuts.get(k)
+    if cached is not None:
+        return cached
     tmap = world.tilemap
     walk = [ch in WALKABLE_TILES or ch in "+/L" for row in tmap.rows for ch in row]
     doors = frozenset(y * tmap.width + x for y, row in enumerate(tmap.rows) for x, ch in enumerate(row)
                       if ch in "+/L")
-    return region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
+    world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
+    return world.region_cuts[k]
 
 
 def squad_entities(world) -> dict[tuple[int, int], int]:
