@@ -17,7 +17,7 @@ import time
 def _window(units: int):
     from benchmarks.run import scaled_content
     from content.loader import load_content
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     content, sid = scaled_content(load_content(), units, ai="brain")
     win = PlayWindow(content, sid, 1, player_team=None, difficulty=None)
     win.camera.zoom = min(win.width / (win.world.tilemap.width * 16), win.height / (win.world.tilemap.height * 16))
@@ -38,7 +38,6 @@ def _frame_ms(win, frames: int) -> float:
 
 
 def bench_frames(units: int = 500, frames: int = 60) -> dict:
-    import arcade
     win = _window(units)
     try:
         win.clock.paused = True
@@ -47,10 +46,9 @@ def bench_frames(units: int = 500, frames: int = 60) -> dict:
         win.on_update(0)
         drawn = len(win.scene.units)
         full = _frame_ms(win, frames)
-        units_list, bars = win.scene.units, win.scene.bars
-        win.scene.units, win.scene.bars = arcade.SpriteList(), arcade.SpriteList()
+        win.scene.draw_units = False
         empty = _frame_ms(win, frames)
-        win.scene.units, win.scene.bars = units_list, bars
+        win.scene.draw_units = True
         return {"units": drawn, "frame_ms": round(full, 2), "empty_frame_ms": round(empty, 2),
                 "extra_ms": round(full - empty, 2)}
     finally:

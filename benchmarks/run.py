@@ -122,7 +122,7 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main(args) -> int:
-    from game.cli import tune_gc
+    from game.app.process import tune_gc
     tune_gc()                                  # as the game itself runs (python -m benchmarks too)
     suite = getattr(args, "suite", "all")
     out = {}

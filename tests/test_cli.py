@@ -4,7 +4,7 @@ import sys
 
 
 def rts(*args):
-    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "game.app.cli", *args], capture_output=True, text=True)
 
 
 def test_match_json_summary():
@@ -29,7 +29,7 @@ def test_text_summary():
 
 
 def test_headless_match_never_imports_arcade():
-    code = ("import sys; from game.cli import main; main(['match', '--ticks', '20']); "
+    code = ("import sys; from game.app.cli import main; main(['match', '--ticks', '20']); "
             "print('LEAK' if {'arcade', 'pyglet'} & set(sys.modules) else 'CLEAN')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip().endswith("CLEAN"), proc.stdout + proc.stderr

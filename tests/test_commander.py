@@ -100,7 +100,7 @@ def test_a_replay_with_commanders_verifies_even_with_a_time_budget(content, tmp_
 
 
 def rts(*args):
-    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "game.app.cli", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_tournament_reports_wins_draws_losses_with_an_interval():

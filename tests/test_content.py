@@ -177,10 +177,10 @@ def test_nothing_half_loaded(tmp_path):
 
 def test_cli_validate_reports_file_and_line(tmp_path):
     mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GOOD_UNIT.replace("clip = 6", "clip = 0")})
-    proc = subprocess.run([sys.executable, "-m", "game.cli", "validate", "--mod", str(mod)],
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "validate", "--mod", str(mod)],
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "grunt.toml:11: ammo.clip: Input should be greater than or equal to 1" in proc.stderr
     assert "Traceback" not in proc.stderr
-    ok = subprocess.run([sys.executable, "-m", "game.cli", "validate"], capture_output=True, text=True)
+    ok = subprocess.run([sys.executable, "-m", "game.app.cli", "validate"], capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout.startswith("ok: ")

@@ -60,7 +60,7 @@ def test_hash_sees_float_bits_and_rng(content):
 
 
 def test_two_processes_same_hash():
-    cmd = [sys.executable, "-m", "game.cli", "match", "--scenario", "skirmish", "--seed", "1", "--ticks", "3000", "--json"]
+    cmd = [sys.executable, "-m", "game.app.cli", "match", "--scenario", "skirmish", "--seed", "1", "--ticks", "3000", "--json"]
     outs = [json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout) for _ in range(2)]
     assert outs[0] == outs[1]
     assert {"winner", "ticks", "alive", "sync_hash"} <= set(outs[0])

@@ -6,7 +6,7 @@ import esper
 
 from components import Brain, Health
 from content.loader import load_content
-from game import hotreload
+from game.app import hotreload
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
 from tests.conftest import arena_mod, spawn, write_mod

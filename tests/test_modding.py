@@ -8,7 +8,7 @@ MOD = ROOT / "examples" / "mods" / "sniper"
 
 
 def rts(*args):
-    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True, timeout=300,
+    return subprocess.run([sys.executable, "-m", "game.app.cli", *args], capture_output=True, text=True, timeout=300,
                           cwd=ROOT)
 
 

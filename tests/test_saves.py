@@ -17,7 +17,7 @@ from saves.snapshot import SNAPSHOT_MAGIC, encode_snapshot, load_snapshot, save_
 
 
 def rts(*args):
-    return subprocess.run([sys.executable, "-m", "game.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "game.app.cli", *args], capture_output=True, text=True)
 
 
 def record(content, path, scenario="duel", seed=1, ticks=None, **kw):

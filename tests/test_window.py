@@ -14,7 +14,7 @@ pytestmark = pytest.mark.window
 @pytest.fixture
 def window(content):
     import arcade  # noqa: F401  (only imported when a display exists)
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     win = PlayWindow(content, "skirmish", 1, player_team=0)
     yield win
     win.close()
@@ -49,7 +49,7 @@ def count_colour(img, rgb, tol=12, box=None):
 
 def screen_of(win, x, y):
     """Screen pixel of world point (x, y)."""
-    from game.views.scene import TILE
+    from game.app.views.scene import TILE
     sx, sy = win.camera.project((x * TILE, (win.world.tilemap.height - y) * TILE))
     return int(sx), int(sy)
 
@@ -156,7 +156,7 @@ def test_inspector_shows_the_mind_of_a_clicked_enemy(window):
 
 def test_start_menu_then_the_match(content):
     import arcade
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     win = PlayWindow(content, None, 1, None)
     try:
         frames(win, 2)
@@ -177,7 +177,7 @@ def test_start_menu_then_the_match(content):
 
 def test_replay_view_plays_pauses_and_scrubs(content, tmp_path):
     import arcade
-    from game.views.replay_view import ReplayWindow
+    from game.app.views.replay_view import ReplayWindow
     from game.world import World
     from saves.replay import ReplayRecorder, read_replay
     world = World(content, "skirmish", 4)
@@ -213,7 +213,7 @@ def test_replay_view_plays_pauses_and_scrubs(content, tmp_path):
 
 def test_watch_shows_a_broken_file_on_screen_and_keeps_playing(content, tmp_path):
     from content.loader import load_content
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     from tests.conftest import write_mod
     mod = write_mod(tmp_path / "mod", {"units/scout.toml": 'id = "scout"\nspeed = 5.0\n'})
     win = PlayWindow(load_content([mod]), "skirmish", 1, None, watch=True, mods=[mod])
@@ -248,23 +248,23 @@ def test_a_played_match_is_recorded_and_can_be_explained(content, tmp_path):
     import json
     import subprocess
     import sys
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     rec = tmp_path / "last.rtsreplay"
     win = PlayWindow(content, "skirmish", 1, player_team=0, record=str(rec))
     frames(win, 240)                                           # four seconds of play
     win.on_key_press(arcade.key.ESCAPE, 0)                     # quit: the recording is finished
     assert rec.exists()
-    out = subprocess.run([sys.executable, "-m", "game.cli", "replay", str(rec), "--to", "100", "--json"],
+    out = subprocess.run([sys.executable, "-m", "game.app.cli", "replay", str(rec), "--to", "100", "--json"],
                          capture_output=True, text=True)
     units = json.loads(out.stdout)["units"]
     npc = next(u["entity"] for u in units if u["team"] == 1)
-    why = subprocess.run([sys.executable, "-m", "game.cli", "explain", str(rec), "--tick", "100", "--entity", str(npc)],
+    why = subprocess.run([sys.executable, "-m", "game.app.cli", "explain", str(rec), "--tick", "100", "--entity", str(npc)],
                          capture_output=True, text=True)
     assert why.returncode == 0 and "candidates:" in why.stdout, why.stderr
 
 
 def test_an_unwritable_recording_path_only_warns(content, tmp_path, capsys):
-    from game.views.play import PlayWindow
+    from game.app.views.play import PlayWindow
     win = PlayWindow(content, "duel", 1, player_team=0, record=str(tmp_path / "missing" / "dir" / "r.rtsreplay"))
     try:
         frames(win, 5)

@@ -14,12 +14,12 @@ import arcade
 import esper
 
 from components import Team
-from game import explain as ex
+from game.app import explain as ex
 from game.loop import FixedStepClock
 from game.orders import unit_at
-from game.views import palette
-from game.views.inspector import InspectorPanel
-from game.views.scene import Scene, run_frames, squad_orders
+from game.app.views import palette
+from game.app.views.inspector import InspectorPanel
+from game.app.views.scene import Scene, run_frames, squad_orders
 from saves.replay import apply_requests, seek
 
 TIMELINE_H = 18

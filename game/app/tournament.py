@@ -18,7 +18,7 @@ _CONTENT = None
 def _init(mods: list[str]) -> None:
     global _CONTENT
     from content.loader import load_content
-    from game.cli import tune_gc
+    from game.app.process import tune_gc
     tune_gc()
     _CONTENT = load_content(mods)
 

@@ -4,7 +4,7 @@ Shows the HFSM state path, the running behavior-tree path, every utility candida
 and marked when a gate fails), the decision's reason (ordinary, invalidation, emergency, held by hysteresis)
 and detail, the plan with its current step and that step's ledger state, and the commander's latest decision
 for the NPC's team. The same panel serves the play window (live records) and the replay viewer (recorded
-ones): it only draws what ``game.explain.explain`` gives it.
+ones): it only draws what ``game.app.explain.explain`` gives it.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import textwrap
 
 import arcade
 
-from game.views import palette
+from game.app.views import palette
 
 WIDTH = 340
 LINE = 16

@@ -27,12 +27,12 @@ import esper
 from components import Team
 import sys
 
-from game import explain as ex
+from game.app import explain as ex
 from game import orders
 from game.loop import FixedStepClock
-from game.views import palette
-from game.views.inspector import InspectorPanel
-from game.views.scene import Scene, run_frames, squad_orders
+from game.app.views import palette
+from game.app.views.inspector import InspectorPanel
+from game.app.views.scene import Scene, run_frames, squad_orders
 from game.world import World
 
 PAN_SPEED = 600.0
@@ -72,7 +72,7 @@ class PlayWindow(arcade.Window):
         self.note_timer = 0.0
         self.error_text = arcade.Text("", 10, 40, (255, 110, 90), 13, width=width - 20, multiline=True)
         if watch:
-            from game.hotreload import ContentWatcher
+            from game.app.hotreload import ContentWatcher
             self.watcher = ContentWatcher(self.mods)
         self.hud = arcade.Text("", 10, height - 24, palette.TEXT, 14)
         self.hint = arcade.Text("", 10, height - 46, palette.DIM, 12)
@@ -131,7 +131,7 @@ class PlayWindow(arcade.Window):
         changed = self.watcher.changed()
         if not changed:
             return
-        from game.hotreload import reload
+        from game.app.hotreload import reload
         result = reload(self.world, self.mods)
         print(result.message(), file=sys.stderr)
         if result.ok:

@@ -110,7 +110,7 @@ def cmd_replay(args) -> int:
     replay, content = _open_replay(args)
     if args.view:
         def view():
-            from game.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
+            from game.app.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
             return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
         return _in_window(view)
     if args.verify:
@@ -144,7 +144,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from game import explain as ex
+    from game.app import explain as ex
     from saves.replay import seek
     replay, content = _open_replay(args)
     index = ex.RecordIndex(replay.decisions)
@@ -216,7 +216,7 @@ def unit_state(world, eid: int) -> dict:
 
 
 def cmd_report(args) -> int:
-    from game.report import collect, render
+    from game.app.report import collect, render
     replay, content = _open_replay(args)
     out = str(args.output)
     if not out.lower().endswith((".png", ".svg", ".pdf")):
@@ -240,7 +240,7 @@ def cmd_graph(args) -> int:
     out = str(args.output)
     if not out.lower().endswith((".png", ".svg", ".dot")):
         raise CliError(f"-o {out}: a diagram is written as .png, .svg or .dot")
-    from game.graph import write
+    from game.app.graph import write
     try:
         kind = write(content, args.brain, out)
     except OSError as exc:
@@ -300,7 +300,7 @@ def cmd_play(args) -> int:
         if profile not in content.commanders:
             raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
     def play():
-        from game.views.play import run_play  # window code is loaded only here and in `replay --view`
+        from game.app.views.play import run_play  # window code is loaded only here and in `replay --view`
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
                         difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
                         record=None if args.no_record else args.record, watch=args.watch,
@@ -317,7 +317,7 @@ def cmd_tournament(args) -> int:
             raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known})")
     if len(content.scenarios[scenario].teams) != 2:
         raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; a tournament needs 2")
-    from game.tournament import run
+    from game.app.tournament import run
     summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
                   progress=not args.no_progress).as_dict()
     if args.json:
@@ -467,15 +467,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def tune_gc() -> None:
-    """NPC decisions allocate many short-lived records; collecting the youngest generation every 700
-    allocations (CPython's default) cost a fifth of a 1000-NPC tick. The application owns its process."""
-    import gc
-    gc.set_threshold(20000, 20, 20)
-
 
 def main(argv: list[str] | None = None) -> int:
     from content.loader import ContentError
+    from game.app.process import tune_gc
     tune_gc()
     from saves.container import SaveError
     parser = build_parser()
