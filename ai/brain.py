@@ -1,8 +1,8 @@
 """An NPC's behavior stack: utility selection -> HFSM mode -> behavior tree (-> planner steps).
 
-``BrainDef`` is shared by every NPC of a kind; ``BrainState`` is one NPC's
+``Brain`` is shared by every NPC of a kind; ``BrainState`` is one NPC's
 state, all plain data (it is the ``Brain`` component and goes into snapshots).
-``BrainDef.think`` is one decision step and returns its record.
+``Brain.think`` is one decision step and returns its record.
 
 Switching modes follows seed 003 exactly:
 
@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.bt import FAILURE, RUNNING, SUCCESS, Context
+from ai.bt import Context
 from ai.hfsm import Machine
-from ai.utility import FAILED, RUNNING as MODE_RUNNING, SUCCEEDED, Selector
+from ai.status import FAILURE, RUNNING, SUCCESS
+from ai.utility import ModeSelector
 
 RELEASE = "entered after release"          # the pending candidate's gates still held once the old mode was released
 RESELECT = "reselected after release"      # they did not: selected again without the old mode
@@ -37,7 +38,7 @@ class BrainState:
     brain: str = ""
     mode: str = ""                 # current utility candidate; "" = idle
     since: float = 0.0             # game time (s) the mode was entered
-    status: str = MODE_RUNNING     # how the mode's execution stands: running | succeeded | failed
+    status: int = RUNNING          # how the mode's execution stands (ai.status): RUNNING, SUCCESS or FAILURE
     status_reason: str = ""
     pending: bool = False          # a switch is waiting for the old mode's actions to be released
     pending_to: str = ""           # the candidate waiting to be entered ("" = idle)
@@ -53,9 +54,9 @@ class BrainState:
 
 
 @dataclass(frozen=True)
-class BrainDef:
+class Brain:
     id: str
-    selector: Selector
+    selector: ModeSelector
     machine: Machine
     think_every: int = 6           # host ticks between ordinary decisions
     idle_state: str = ""           # optional state run while no mode is chosen (must hold no reservations)
@@ -81,7 +82,7 @@ class BrainDef:
         for name in (st.pending_to, st.dropped):
             if name and name not in self.selector.by_id:
                 return f"unknown mode '{name}'"
-        if st.status not in (MODE_RUNNING, SUCCEEDED, FAILED):
+        if st.status not in (RUNNING, SUCCESS, FAILURE) or type(st.status) is not int:
             return f"unknown status '{st.status}'"
         states = self.machine.states
         for i, sid in enumerate(st.path):
@@ -149,12 +150,7 @@ class BrainDef:
                 self._enter(st, decision.choice, ctx, now)
         if st.mode or st.path:
             status, reason = self.machine.update(st, ctx)
-            if status == SUCCESS:
-                st.status, st.status_reason = SUCCEEDED, reason
-            elif status == FAILURE:
-                st.status, st.status_reason = FAILED, reason
-            else:
-                st.status, st.status_reason = MODE_RUNNING, ""
+            st.status, st.status_reason = status, (reason if status != RUNNING else "")
         return self._finish(st, ctx, rec)
 
     def _finish(self, st: BrainState, ctx: Context, rec: dict) -> dict:
@@ -172,12 +168,12 @@ class BrainDef:
     def _stop(self, st: BrainState, ctx: Context) -> None:
         self.machine.exit_all(st, ctx)
         st.mode = ""
-        st.status, st.status_reason = MODE_RUNNING, ""
+        st.status, st.status_reason = RUNNING, ""
 
     def _enter(self, st: BrainState, choice: str | None, ctx: Context, now: float) -> None:
         if st.path:
             self.machine.exit_all(st, ctx)
-        st.status, st.status_reason = MODE_RUNNING, ""
+        st.status, st.status_reason = RUNNING, ""
         if choice is None:
             st.mode = ""
             if self.idle_state:
@@ -197,7 +193,7 @@ class BrainDef:
         st.pending = False
         st.pending_to = st.dropped = ""
         st.releasing = []
-        st.status, st.status_reason = MODE_RUNNING, ""
+        st.status, st.status_reason = RUNNING, ""
         return cancelled
 
 

@@ -5,7 +5,7 @@ NPC owns only a flat list of numbers (``Tree.new_memory()``), one or more
 slots per node. That makes a running tree plain data: it goes into snapshots
 as it is, and ticking it allocates nothing.
 
-Statuses: ``SUCCESS``, ``FAILURE``, ``RUNNING`` (and ``IDLE`` for a node not
+Statuses (``ai.status``): ``SUCCESS``, ``FAILURE``, ``RUNNING`` (and ``IDLE`` for a node not
 ticked since its last reset). Slot ``node.s`` always holds the node's status
 from its last tick, so the running path can be read back for an inspector.
 
@@ -28,7 +28,7 @@ Composites
 Decorators: ``Inverter``, ``Repeat(n)`` (0 = forever; one completion per tick),
 ``Retry(n)``, ``Timeout(seconds)``, ``Cooldown(seconds)``, ``Guard(conditions)``.
 
-Leaves: ``ConditionNode``, ``Action`` (submits to the host through the context's
+Leaves: ``ConditionNode``, ``ActionLeaf`` (submits to the host through the context's
 actuator and stays RUNNING until the host reports a terminal state; halting
 it cancels the action), ``Wait(seconds)``, ``SetValue`` (blackboard write),
 ``Succeed``/``Fail``, and ``Plan`` leaves that delegate to a planner (ai/goap,
@@ -42,9 +42,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ai.conditions import Condition, lookup, _MISSING
-
-IDLE, SUCCESS, FAILURE, RUNNING = 0, 1, 2, 3
-STATUS_NAMES = {IDLE: "idle", SUCCESS: "success", FAILURE: "failure", RUNNING: "running"}
+from ai.status import FAILURE, IDLE, RUNNING, SUCCESS, Status
 
 
 class Actuator(Protocol):
@@ -496,7 +494,7 @@ class ConditionNode(Node):
         return f"if {self.condition}"
 
 
-class Action(Node):
+class ActionLeaf(Node):
     """Submit ``kind`` to the host and wait for its terminal state. ``$name`` params read facts/blackboard."""
     type_name = "action"
     nslots = 2                                   # status, action id

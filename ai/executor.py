@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ai import goap, htn
-from ai.bt import FAILURE, RUNNING, SUCCESS
+from ai.status import FAILURE, IDLE, RUNNING, SUCCESS
 from ai.goap import satisfied
 
 LOG_LIMIT = 24
@@ -41,7 +41,7 @@ class StepSpec:
 
 @dataclass
 class Planning:
-    goap_actions: list = field(default_factory=list)          # goap.Action
+    goap_actions: list = field(default_factory=list)          # goap.GoapAction
     goap_goals: dict = field(default_factory=dict)            # goal name -> required facts
     goap_steps: dict = field(default_factory=dict)            # action name -> StepSpec
     htn_domain: htn.Domain | None = None
@@ -126,7 +126,7 @@ class PlanRunner:
             steps = [[name, name, 0] for name in result.plan]
             self._log(ctx, f"htn {goal}: plan {result.plan} from {start}")
         st = self.state
-        st.update(mode=mode, goal=goal, steps=steps, index=0, aid=0, status="running")
+        st.update(mode=mode, goal=goal, steps=steps, index=0, aid=0, status=RUNNING)
         return True, ""
 
     def _preconditions(self, step) -> dict:
@@ -154,13 +154,13 @@ class PlanRunner:
     # -- the leaf's calls ------------------------------------------------------------------------------------------
     def run(self, ctx, mode: str, goal: str, fresh: bool) -> tuple[int, str]:
         st = self.state
-        if fresh or st.get("mode") != mode or st.get("goal") != goal or st.get("status") != "running":
+        if fresh or st.get("mode") != mode or st.get("goal") != goal or st.get("status") != RUNNING:
             log = st.get("log", [])
             st.clear()
             st.update(replans=0, log=log)
             ok, why = self._make(ctx, mode, goal)
             if not ok:
-                st["status"] = "failed"
+                st["status"] = FAILURE
                 return FAILURE, why
         pl = self.planning
         while True:
@@ -176,7 +176,7 @@ class PlanRunner:
                     continue
                 failure = f"step {steps[index][0]}: action #{aid} {reason or 'failed'}"
             elif index >= len(steps):
-                st["status"] = "done"
+                st["status"] = SUCCESS
                 self._log(ctx, f"{mode} {goal}: plan complete")
                 return SUCCESS, "plan complete"
             else:
@@ -194,14 +194,14 @@ class PlanRunner:
             real = pl.symbolic(ctx.facts)
             self._log(ctx, f"{failure}; real facts {real}; the rest of the plan is dropped")
             if st["replans"] >= pl.max_replans:
-                st["status"] = "failed"
+                st["status"] = FAILURE
                 return FAILURE, f"{failure} (gave up after {pl.max_replans} replans)"
             replans = st["replans"] + 1
             st["replans"] = replans
             ok, why = self._make(ctx, mode, goal)
             st["replans"] = replans
             if not ok:
-                st["status"] = "failed"
+                st["status"] = FAILURE
                 return FAILURE, f"{failure}; replanning: {why}"
 
     def stop(self, ctx, mode: str, goal: str) -> None:
@@ -216,4 +216,4 @@ class PlanRunner:
         log = st.get("log", [])
         st.clear()
         st["log"] = log
-        st["status"] = "stopped"
+        st["status"] = IDLE

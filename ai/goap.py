@@ -80,7 +80,7 @@ def satisfied(state: dict, required: dict) -> bool:
 
 
 @dataclass(frozen=True)
-class Action:
+class GoapAction:
     name: str
     preconditions: dict = field(default_factory=dict)
     effects: dict = field(default_factory=dict)
@@ -101,7 +101,7 @@ class Action:
 @dataclass(frozen=True)
 class Step:
     """An action instance: its definition, the chosen target (0 = none), its cost and stable id."""
-    action: Action
+    action: GoapAction
     target: int
     cost: float
     sid: int

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.bt import FAILURE, RUNNING, SUCCESS, Context, Tree
+from ai.bt import Context, Tree
 from ai.conditions import Condition
+from ai.status import FAILURE, RUNNING, SUCCESS
 
 HISTORY_KINDS = ("none", "shallow", "deep")
 EVENTS = ("", "done", "failed")

@@ -14,7 +14,7 @@ retreat, ...). Scoring a candidate against a read-only fact snapshot:
    a non-positive weight, or a sum that overflows -> a diagnostic and the
    candidate is ineligible.
 
-Selecting (``Selector.decide``) is deterministic: the highest score wins, ties go
+Selecting (``ModeSelector.decide``) is deterministic: the highest score wins, ties go
 to the smallest candidate id. An ordinary switch away from a feasible, running
 current mode needs ``new - current > margin`` (0.1) *and* the current mode held
 for ``min_hold`` seconds (0.3). Invalidation (the current mode's gates fail, or its
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from ai.conditions import Condition, _MISSING
 from ai.curves import Curve
+from ai.status import FAILURE, RUNNING, SUCCESS
 
 EPS = 1e-6
 MARGIN = 0.1
@@ -46,12 +47,10 @@ INVALIDATION = "invalidation"    # the current mode became infeasible or ended
 EMERGENCY = "emergency"          # an emergency picked its action
 HELD = "held by hysteresis"      # a better candidate exists but the thresholds were not met
 KEPT = "current is best"         # the current mode still scores highest
-IDLE = "idle"                    # nothing eligible
+NONE_ELIGIBLE = "idle"           # nothing eligible
 
-# execution status of the current mode, as the caller reports it
-RUNNING = "running"
-SUCCEEDED = "succeeded"
-FAILED = "failed"
+# the execution status of the current mode, as the caller reports it, is an ai.status value:
+# RUNNING, SUCCESS (its work is done) or FAILURE
 
 
 @dataclass(frozen=True)
@@ -259,7 +258,7 @@ class Decision:
         return rec
 
 
-class Selector:
+class ModeSelector:
     """Chooses a mode among candidates; see the module docstring for the rules."""
 
     def __init__(self, candidates, emergencies=(), margin: float = MARGIN, min_hold: float = MIN_HOLD,
@@ -296,7 +295,7 @@ class Selector:
         """Pick the mode for now.
 
         ``current``: the mode now running (None = idle); ``held``: seconds it has run; ``status``: how its
-        execution stands (RUNNING, SUCCEEDED or FAILED, with ``status_reason``); ``exclude``: modes that must
+        execution stands (``ai.status`` RUNNING, SUCCESS or FAILURE, with ``status_reason``); ``exclude``: modes that must
         not be chosen in this decision (one just left while waiting for its actions to be released).
         """
         scores = self.score_all(facts, bb)
@@ -312,10 +311,10 @@ class Selector:
                 invalid = f"{current}: " + ("gate failed: " + ", ".join(failed) if failed
                                             else ", ".join(cur["diagnostics"]))
                 exclude.add(current)
-            elif status == FAILED:
+            elif status == FAILURE:
                 invalid = f"{current} failed: {status_reason or 'no reason given'}"
                 exclude.add(current)
-            elif status == SUCCEEDED:
+            elif status == SUCCESS:
                 invalid = f"{current} ended: {status_reason or 'done'}"
 
         for em in self.emergencies:
@@ -332,7 +331,7 @@ class Selector:
             reason = INVALIDATION if invalid is not None else ORDINARY
             if best is None:
                 detail = (invalid + "; " if invalid else "") + "no candidate is eligible"
-                return Decision(None, current is not None, IDLE, detail, None, scores)
+                return Decision(None, current is not None, NONE_ELIGIBLE, detail, None, scores)
             detail = (invalid + "; " if invalid else "") + f"{best} scores {scores[best]['score']:.3f}"
             return Decision(best, True, reason, detail, None, scores)
 

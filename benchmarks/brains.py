@@ -45,7 +45,7 @@ def ours_tree():
     from ai.conditions import Condition
     seqs = [bt.Sequence([bt.ConditionNode(Condition(f"c{2 * s}"), f"a{s}"),
                          bt.ConditionNode(Condition(f"c{2 * s + 1}"), f"b{s}"),
-                         bt.Action("wait", 0, {}, f"act{s}")], memory=False, name=f"s{s}") for s in range(10)]
+                         bt.ActionLeaf("wait", 0, {}, f"act{s}")], memory=False, name=f"s{s}") for s in range(10)]
     tree = bt.Tree(bt.Selector(seqs, memory=False, name="root"))
     assert len(tree.nodes) == 41
     ctx = bt.Context(tree.new_memory(), _facts_for_tree(), {}, _Running(), 0.0)
@@ -105,7 +105,7 @@ def bench_bt() -> dict:
 def utility_case(gates: int = 0):
     from ai.conditions import Condition
     from ai.curves import Curve
-    from ai.utility import Candidate, Preference, Selector
+    from ai.utility import Candidate, ModeSelector, Preference
     curves = [Curve("linear", {"slope": -1, "intercept": 1}), Curve("logistic", {"steepness": 8, "midpoint": 0.4}),
               Curve("polynomial", {"exponent": 2}), Curve("piecewise", points=((0, 0.2), (0.5, 1.0), (1, 0.4)))]
     cands, facts = [], {"alive": True, "ammo": 5}
@@ -117,7 +117,7 @@ def utility_case(gates: int = 0):
             prefs.append(Preference(name, 0.0, 20.0, curves[(c + p) % 4], 1.0 + p))
         gate_list = (Condition("alive"), Condition("ammo", ">", 0))[:gates]
         cands.append(Candidate(f"mode{c}", gate_list, tuple(prefs)))
-    return Selector(cands), facts
+    return ModeSelector(cands), facts
 
 
 def bench_utility() -> dict:

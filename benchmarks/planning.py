@@ -47,7 +47,7 @@ def bench_goap() -> dict:
 
 def exhausting_domain(n: int = 14):
     """n independent switches and a goal that also needs a fact no action sets: every subset is a fact set."""
-    actions = [goap.Action(f"set{i:02d}", {}, {f"f{i}": True}, 1.0) for i in range(n)]
+    actions = [goap.GoapAction(f"set{i:02d}", {}, {f"f{i}": True}, 1.0) for i in range(n)]
     start = {f"f{i}": False for i in range(n)}
     goal = dict({f"f{i}": True for i in range(n)}, impossible=True)
     return start, goal, actions

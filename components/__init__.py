@@ -11,6 +11,8 @@ import copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
+from ai.brain import BrainState
+
 
 @dataclass(slots=True)
 class Position:
@@ -136,19 +138,14 @@ ALL_COMPONENTS: tuple[type, ...] = (
 )
 
 
-def _decider_components() -> tuple[type, ...]:
-    from ai.brain import BrainState
-    return (BrainState, Memory)
-
-
 #: Deciders' private state: saved in snapshots, but outside the sync hash (a replay re-applies the recorded
 #: requests with every decider switched off, so their state is not part of what must replay identically).
-DECIDER_COMPONENTS: tuple[type, ...] = _decider_components()
-Brain = DECIDER_COMPONENTS[0]
+#: ``BrainState`` (ai/brain.py) is an NPC's behavior-stack state; its wire name in saves is "Brain".
+DECIDER_COMPONENTS: tuple[type, ...] = (BrainState, Memory)
 
 #: component name -> class, in a fixed order (the wire names in saves)
 REGISTRY: dict[str, type] = {cls.__name__: cls for cls in ALL_COMPONENTS}
-DECIDER_REGISTRY: dict[str, type] = {"Brain": Brain, "Memory": Memory}
+DECIDER_REGISTRY: dict[str, type] = {"Brain": BrainState, "Memory": Memory}
 
 #: class -> tuple of field names in declaration order
 FIELDS: dict[type, tuple[str, ...]] = {

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 
 from ai import bt
-from ai.brain import BrainDef as Brain
+from ai.brain import Brain
 from ai.conditions import Condition
 from ai.curves import Curve
 from ai.executor import Planning
 from ai.hfsm import Machine, State, Transition
-from ai.utility import Candidate, Emergency, Preference, Selector
+from ai.utility import Candidate, Emergency, Preference, ModeSelector
 from content.catalog import ACTIONS, FACTS, suggest
 from content.schema import BrainDef
 
@@ -261,7 +261,7 @@ def build_node(nid: str, nodes: dict, make_plan=None) -> bt.Node:
     if t == "condition":
         return bt.ConditionNode(Condition(node.fact, node.op, node.value), nid)
     if t == "action":
-        return bt.Action(node.action, node.target, dict(node.params), nid)
+        return bt.ActionLeaf(node.action, node.target, dict(node.params), nid)
     if t == "wait":
         return bt.Wait(node.seconds, nid)
     if t == "set":
@@ -300,6 +300,6 @@ def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:
                                   for p in c.preferences), c.state)
                   for cid, c in bdef.candidates.items()]
     emergencies = [Emergency(e.id, tuple(_cond(c) for c in e.when), e.candidate) for e in bdef.emergencies]
-    selector = Selector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold)
+    selector = ModeSelector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold)
     return Brain(bdef.id, selector, Machine(states), bdef.think_every, bdef.idle_state,
                  build_planning(bdef, goap_domains, htn_domains))

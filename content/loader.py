@@ -128,7 +128,7 @@ class Content:
     scenarios: dict[str, ScenarioDef]
     content_hash: str
     files: tuple[str, ...]
-    brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.BrainDef
+    brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.Brain
     brain_defs: dict = field(default_factory=dict)    # id -> the validated schema model (for docs and diagrams)
     commanders: dict = field(default_factory=dict)    # commander profile id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model

@@ -74,7 +74,7 @@ def check_htn(hdef: HtnDef) -> list[tuple[tuple, str]]:
 
 
 def build_goap(gdef: GoapDef) -> dict:
-    actions = [goap.Action(name, dict(a.pre), dict(a.effects), a.cost, a.target_type, a.cost_per_tile)
+    actions = [goap.GoapAction(name, dict(a.pre), dict(a.effects), a.cost, a.target_type, a.cost_per_tile)
                for name, a in gdef.actions.items()]
     steps = {name: StepSpec(a.action, a.target, dict(a.params)) for name, a in gdef.actions.items()}
     return {"actions": actions, "goals": {n: dict(f) for n, f in gdef.goals.items()}, "steps": steps,

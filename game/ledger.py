@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ai.status import FAILURE, RUNNING, SUCCESS
+
 SUBMITTED = "submitted"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -35,6 +37,11 @@ TIMED_OUT = "timed_out"
 
 TERMINAL = frozenset({REJECTED, CONFIRMED, FAILED, CANCELLED, TIMED_OUT})
 ACTIVE = frozenset({ACCEPTED, STARTED})
+
+#: the ledger's lifecycle as the decision layers see it (``ai.status``): the one place a ledger state is mapped.
+#: Only a confirmation is a success; a refusal, failure, cancel or time-out is a failure to the decider.
+OUTCOME = {SUBMITTED: RUNNING, ACCEPTED: RUNNING, STARTED: RUNNING, CONFIRMED: SUCCESS,
+           REJECTED: FAILURE, FAILED: FAILURE, CANCELLED: FAILURE, TIMED_OUT: FAILURE}
 
 #: how long finished actions stay readable (ticks) before they are pruned
 HISTORY_TICKS = 300

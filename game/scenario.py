@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from components import (Ammo, Brain, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
+from components import (Ammo, BrainState, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
                         Selectable, Squad, SquadOrder, Team, UnitKind, Weapon)
 from content.schema import UnitDef
 from game.navgrid import DOOR_TILES
@@ -33,7 +33,7 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
         Inventory(),
     )
     if ai == "brain" and unit.brain:
-        world.add_decider_state(eid, Brain(brain=unit.brain), Memory())
+        world.add_decider_state(eid, BrainState(brain=unit.brain), Memory())
     return eid
 
 

@@ -34,7 +34,7 @@ from saves.container import SaveError, Truncated, expect, frame, read_chunks, re
 from saves.snapshot import restore_world, snapshot_state, world_parts
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
-REPLAY_VERSION = 2
+REPLAY_VERSION = 3              # 3: keyframes are version-2 snapshots
 
 
 class ReplayRecorder:

@@ -21,7 +21,7 @@ from game.synchash import component_columns, hash_bytes, sync_hash, world_state
 from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2            # 2: a brain's mode status is an ai.status value (an int), no longer a word
 
 
 def decider_state(world) -> dict:

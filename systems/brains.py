@@ -19,9 +19,9 @@ from collections import deque
 
 import esper
 
-from ai.bt import FAILURE, RUNNING, SUCCESS
-from components import Brain, Controller
-from game.ledger import CONFIRMED, TERMINAL
+from ai.status import RUNNING
+from components import BrainState, Controller
+from game.ledger import OUTCOME, TERMINAL
 from systems.perception import Perception
 
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
@@ -71,7 +71,7 @@ class LedgerActuator:
         for i, entry in enumerate(inbox):
             if entry[0] == aid:
                 del inbox[i]
-                return (SUCCESS if entry[1] == CONFIRMED else FAILURE), entry[2]
+                return OUTCOME[entry[1]], entry[2]
         return RUNNING, ""
 
     def cancel(self, aid: int) -> None:
@@ -91,13 +91,13 @@ class BrainSystem(esper.Processor):
         brains = world.content.brains
         perception = world.perception
         log = world.decisions
-        for eid, (brain, ctl) in sorted(esper.get_components(Brain, Controller)):
+        for eid, (brain, ctl) in sorted(esper.get_components(BrainState, Controller)):
             if ctl.ai != "brain":
                 continue
             bdef = brains.get(brain.brain)
             if bdef is None:
                 continue
-            if not (brain.wake or brain.pending or brain.status != "running" or (eid + tick) % bdef.think_every == 0):
+            if not (brain.wake or brain.pending or brain.status != RUNNING or (eid + tick) % bdef.think_every == 0):
                 continue
             brain.wake = False
             if brain.inbox:
@@ -124,7 +124,7 @@ class BrainInboxSystem(esper.Processor):
             action = ledger.actions.get(aid)
             if action is None or action.source != "brain" or not esper.entity_exists(action.actor):
                 continue
-            brain = esper.try_component(action.actor, Brain)
+            brain = esper.try_component(action.actor, BrainState)
             if brain is None:
                 continue
             brain.inbox.append([aid, state, reason, tick])

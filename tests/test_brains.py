@@ -4,7 +4,7 @@ import collections
 import esper
 import pytest
 
-from components import Brain, Health, Position
+from components import BrainState, Health, Position
 from game.ledger import CANCELLED
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
@@ -40,8 +40,8 @@ def test_enemy_destroyed_mid_approach_leaves_engage_at_once_cancels_the_move_and
     red = spawn("rifleman", 12, 2) + spawn("rifleman", 28, 5)        # the second one is far out of sight
     world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2), red), extra=FAST_THINKING)
     world.activate()
-    blue = min(e for e, _ in esper.get_component(Brain))
-    brain = esper.component_for_entity(blue, Brain)
+    blue = min(e for e, _ in esper.get_component(BrainState))
+    brain = esper.component_for_entity(blue, BrainState)
     while brain.mode != "engage":
         world.step()
     assert brain.path == ["engage", "approach"]
@@ -67,7 +67,7 @@ def test_enemy_destroyed_mid_approach_leaves_engage_at_once_cancels_the_move_and
 def test_a_hurt_guard_retreats_to_cover_and_shoots_from_it(make_world):
     world = make_world(ARENA, brain_teams(spawn("rifleman", 8, 3), spawn("rifleman", 15, 3)))
     world.activate()
-    blue = min(e for e, _ in esper.get_component(Brain))
+    blue = min(e for e, _ in esper.get_component(BrainState))
     esper.component_for_entity(blue, Health).hp = 20.0       # hp_frac 0.2 with an enemy in sight: an emergency
     modes = []
     for _ in range(120):
@@ -134,7 +134,7 @@ def test_snapshot_with_brains_continues_identically(content, tmp_path):
     loaded = load_snapshot(tmp_path / "mid.rtssave", content)
     try:
         loaded.activate()
-        modes = {b.mode for _e, b in esper.get_component(Brain)}
+        modes = {b.mode for _e, b in esper.get_component(BrainState)}
         assert modes - {""}, "brain state travels with the snapshot"
         loaded.run(700 - loaded.tick)
         assert loaded.summary()["sync_hash"] == expected
@@ -147,7 +147,7 @@ def test_a_snapshot_with_a_broken_brain_state_is_refused(content, tmp_path):
     world = World(content, "skirmish", 2)
     world.run(40)
     world.activate()
-    eid, brain = min(esper.get_component(Brain))
+    eid, brain = min(esper.get_component(BrainState))
     brain.path = ["engage", "nowhere"]
     save_snapshot(world, tmp_path / "bad.rtssave")
     world.close()

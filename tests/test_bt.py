@@ -1,7 +1,7 @@
 """Behavior trees: composites with and without memory, reactive nodes, decorators, actions and halting."""
 import pytest
 
-from ai.bt import (FAILURE, RUNNING, SUCCESS, Action, ConditionNode, Context, Cooldown, Fail, Guard, Inverter,
+from ai.bt import (FAILURE, RUNNING, SUCCESS, ActionLeaf, ConditionNode, Context, Cooldown, Fail, Guard, Inverter,
                    Parallel, ReactiveFallback, ReactiveSequence, Repeat, Retry, Selector, Sequence, SetValue, Succeed,
                    Timeout, Tree, Wait)
 from ai.conditions import Condition
@@ -28,7 +28,7 @@ def run(tree, facts=None, act=None, bb=None, now=0.0, mem=None):
 
 def test_action_stays_running_until_the_host_confirms_and_halt_cancels():
     act = FakeActuator()
-    tree = Tree(Action("move", 0, {"x": "$goal_x", "y": 3.0}))
+    tree = Tree(ActionLeaf("move", 0, {"x": "$goal_x", "y": 3.0}))
     ctx = run(tree, {"goal_x": 7.0}, act)
     assert tree.tick(ctx) == RUNNING
     assert act.actions[1]["params"] == {"x": 7.0, "y": 3.0}
@@ -43,7 +43,7 @@ def test_action_stays_running_until_the_host_confirms_and_halt_cancels():
 
 def test_action_failure_reports_the_hosts_reason():
     act = FakeActuator()
-    tree = Tree(Action("attack", "$enemy"))
+    tree = Tree(ActionLeaf("attack", "$enemy"))
     ctx = run(tree, {"enemy": 12}, act)
     tree.tick(ctx)
     assert act.actions[1]["target"] == 12
@@ -56,7 +56,7 @@ def test_action_failure_reports_the_hosts_reason():
 def test_sequence_with_memory_resumes_at_the_running_child():
     first = Counter("ok")
     act = FakeActuator()
-    tree = Tree(Sequence([first, Action("wait")], memory=True))
+    tree = Tree(Sequence([first, ActionLeaf("wait")], memory=True))
     ctx = run(tree, {"ok": True}, act)
     assert tree.tick(ctx) == RUNNING
     ctx.facts["ok"] = False
@@ -67,7 +67,7 @@ def test_sequence_with_memory_resumes_at_the_running_child():
 def test_sequence_without_memory_restarts_each_tick_and_halts_what_it_no_longer_reaches():
     first = Counter("ok")
     act = FakeActuator()
-    tree = Tree(Sequence([first, Action("wait")], memory=False))
+    tree = Tree(Sequence([first, ActionLeaf("wait")], memory=False))
     ctx = run(tree, {"ok": True}, act)
     assert tree.tick(ctx) == RUNNING
     assert tree.tick(ctx) == RUNNING and first.ticks == 2
@@ -78,13 +78,13 @@ def test_sequence_without_memory_restarts_each_tick_and_halts_what_it_no_longer_
 
 def test_selector_memory_vs_no_memory():
     act = FakeActuator()
-    mem_tree = Tree(Selector([ConditionNode(Condition("urgent")), Action("patrol")], memory=True))
+    mem_tree = Tree(Selector([ConditionNode(Condition("urgent")), ActionLeaf("patrol")], memory=True))
     ctx = run(mem_tree, {"urgent": False}, act)
     assert mem_tree.tick(ctx) == RUNNING
     ctx.facts["urgent"] = True
     assert mem_tree.tick(ctx) == RUNNING        # stays with the running child
     act2 = FakeActuator()
-    live = Tree(Selector([ConditionNode(Condition("urgent")), Action("patrol")], memory=False))
+    live = Tree(Selector([ConditionNode(Condition("urgent")), ActionLeaf("patrol")], memory=False))
     ctx2 = run(live, {"urgent": False}, act2)
     assert live.tick(ctx2) == RUNNING
     ctx2.facts["urgent"] = True
@@ -95,7 +95,7 @@ def test_selector_memory_vs_no_memory():
 def test_reactive_sequence_rechecks_conditions_each_tick_but_not_finished_actions():
     visible = Counter("visible")
     act = FakeActuator()
-    tree = Tree(ReactiveSequence([visible, Action("approach"), Action("shoot")]))
+    tree = Tree(ReactiveSequence([visible, ActionLeaf("approach"), ActionLeaf("shoot")]))
     ctx = run(tree, {"visible": True}, act)
     assert tree.tick(ctx) == RUNNING            # approach submitted
     act.finish(1)
@@ -111,7 +111,7 @@ def test_reactive_sequence_rechecks_conditions_each_tick_but_not_finished_action
 
 def test_reactive_fallback_lets_a_higher_priority_child_take_over():
     act = FakeActuator()
-    tree = Tree(ReactiveFallback([Sequence([ConditionNode(Condition("danger")), Action("flee")]), Action("patrol")]))
+    tree = Tree(ReactiveFallback([Sequence([ConditionNode(Condition("danger")), ActionLeaf("flee")]), ActionLeaf("patrol")]))
     ctx = run(tree, {"danger": False}, act)
     assert tree.tick(ctx) == RUNNING and act.kinds() == ["patrol"]
     ctx.facts["danger"] = True
@@ -121,7 +121,7 @@ def test_reactive_fallback_lets_a_higher_priority_child_take_over():
 
 def test_parallel_policies():
     act = FakeActuator()
-    tree = Tree(Parallel([Action("a"), Action("b")], success="all", failure="one"))
+    tree = Tree(Parallel([ActionLeaf("a"), ActionLeaf("b")], success="all", failure="one"))
     ctx = run(tree, {}, act)
     assert tree.tick(ctx) == RUNNING
     act.finish(1)
@@ -130,13 +130,13 @@ def test_parallel_policies():
     act.finish(2)
     assert tree.tick(ctx) == SUCCESS
     act = FakeActuator()
-    one = Tree(Parallel([Action("a"), Action("b")], success="one", failure="all"))
+    one = Tree(Parallel([ActionLeaf("a"), ActionLeaf("b")], success="one", failure="all"))
     ctx = run(one, {}, act)
     one.tick(ctx)
     act.finish(2)
     assert one.tick(ctx) == SUCCESS and ("cancel", 1) in act.log
     act = FakeActuator()
-    fail = Tree(Parallel([Action("a"), Action("b")], success="all", failure="one"))
+    fail = Tree(Parallel([ActionLeaf("a"), ActionLeaf("b")], success="all", failure="one"))
     ctx = run(fail, {}, act)
     fail.tick(ctx)
     act.finish(1, ok=False)
@@ -154,7 +154,7 @@ def test_decorators():
     assert [rep.tick(ctx) for _ in range(3)] == [RUNNING, RUNNING, SUCCESS]
     # retry: fails twice then gives up
     act = FakeActuator()
-    retry = Tree(Retry(Action("open_door"), 2))
+    retry = Tree(Retry(ActionLeaf("open_door"), 2))
     ctx = run(retry, {}, act)
     retry.tick(ctx)
     act.finish(1, ok=False)
@@ -166,7 +166,7 @@ def test_decorators():
 
 def test_timeout_halts_the_child_and_fails():
     act = FakeActuator()
-    tree = Tree(Timeout(Action("move"), 1.0))
+    tree = Tree(Timeout(ActionLeaf("move"), 1.0))
     ctx = run(tree, {}, act, now=10.0)
     assert tree.tick(ctx) == RUNNING
     ctx.now = 10.5
@@ -187,7 +187,7 @@ def test_cooldown_blocks_the_child_after_it_finished():
 
 def test_guard_halts_its_child_when_a_condition_fails():
     act = FakeActuator()
-    tree = Tree(Guard(Action("reload"), [Condition("safe")]))
+    tree = Tree(Guard(ActionLeaf("reload"), [Condition("safe")]))
     ctx = run(tree, {"safe": True}, act)
     assert tree.tick(ctx) == RUNNING
     ctx.facts["safe"] = False
@@ -195,7 +195,7 @@ def test_guard_halts_its_child_when_a_condition_fails():
 
 
 def test_wait_set_and_blackboard_refs():
-    tree = Tree(Sequence([SetValue("spot", "$here"), Wait(0.5), Action("move", 0, {"x": "$spot"})]))
+    tree = Tree(Sequence([SetValue("spot", "$here"), Wait(0.5), ActionLeaf("move", 0, {"x": "$spot"})]))
     act = FakeActuator()
     ctx = run(tree, {"here": 4.0}, act, now=1.0)
     assert tree.tick(ctx) == RUNNING and ctx.bb["spot"] == 4.0
@@ -207,7 +207,7 @@ def test_wait_set_and_blackboard_refs():
 def test_running_path_and_memory_is_plain_numbers():
     import msgpack
     act = FakeActuator()
-    tree = Tree(Selector([ConditionNode(Condition("x"), "check"), Sequence([Succeed(), Action("go", name="go")],
+    tree = Tree(Selector([ConditionNode(Condition("x"), "check"), Sequence([Succeed(), ActionLeaf("go", name="go")],
                                                                             name="do")], name="root"))
     ctx = run(tree, {"x": False}, act)
     tree.tick(ctx)

@@ -5,7 +5,7 @@ import sys
 
 import esper
 
-from components import Brain, Squad, SquadOrder, Team
+from components import BrainState, Squad, SquadOrder, Team
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
 from systems.commander import abstract, map_regions, squad_entities
@@ -32,7 +32,7 @@ def test_orders_go_through_the_ledger_and_npcs_read_them(content):
         assert records[0]["playouts"] == 2000 and records[0]["orders"]
         # an NPC of a squad with an order sees it as facts
         blue_squad = next(k for k in orders if k[0] == 0)
-        npc = next(e for e, _b in esper.get_component(Brain)
+        npc = next(e for e, _b in esper.get_component(BrainState)
                    if esper.component_for_entity(e, Squad).squad == blue_squad[1]
                    and esper.component_for_entity(e, Team).team == 0)
         facts = world.perception.facts(npc, 0.1)

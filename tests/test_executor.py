@@ -1,14 +1,15 @@
 """The plan executor against a fake ledger: advance on confirmation only, replan on failure, cancel cleanly."""
 from ai import htn
-from ai.bt import FAILURE, RUNNING, SUCCESS, Context
+from ai.bt import Context
+from ai.status import FAILURE, IDLE, RUNNING, SUCCESS
 from ai.executor import Planning, StepSpec
-from ai.goap import Action
+from ai.goap import GoapAction
 from tests.aihelpers import FakeActuator
 
 GOAP = Planning(
-    goap_actions=[Action("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False}, 1.0),
-                  Action("enter_cover", {"cover_known": True}, {"in_cover": True}, 1.0),
-                  Action("fetch_ammo", {}, {"has_reserve": True, "in_cover": False}, 2.0, target_type="crate")],
+    goap_actions=[GoapAction("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False}, 1.0),
+                  GoapAction("enter_cover", {"cover_known": True}, {"in_cover": True}, 1.0),
+                  GoapAction("fetch_ammo", {}, {"has_reserve": True, "in_cover": False}, 2.0, target_type="crate")],
     goap_goals={"safe": {"has_ammo": True, "in_cover": True}},
     goap_steps={"reload": StepSpec("reload"), "enter_cover": StepSpec("enter_cover", 0, {"x": "$cover_x", "y": "$cover_y"}),
                 "fetch_ammo": StepSpec("pickup")},
@@ -74,7 +75,7 @@ def test_stopping_cancels_the_active_step_and_drops_the_suffix():
     c = ctx(HURT, act)
     runner.run(c, "goap", "safe", True)
     runner.stop(c, "goap", "safe")
-    assert ("cancel", 1) in act.log and state["status"] == "stopped" and "steps" not in state
+    assert ("cancel", 1) in act.log and state["status"] == IDLE and "steps" not in state
     assert "stopped: cancelled action #1; dropped 1 unstarted steps" in state["log"][-1][1]
     act.process()
     assert act.kinds() == ["reload"]

@@ -1,11 +1,11 @@
 """HFSM semantics and the whole brain (utility -> HFSM -> BT) against a fake host ledger."""
 import pytest
 
-from ai.brain import RELEASE, RESELECT, WAITING, BrainDef
-from ai.bt import FAILURE, RUNNING, Action, ConditionNode, Context, Repeat, Tree
+from ai.brain import RELEASE, RESELECT, WAITING, Brain
+from ai.bt import FAILURE, RUNNING, ActionLeaf, ConditionNode, Context, Repeat, Tree
 from ai.conditions import Condition
 from ai.hfsm import Machine, MachineError, Runtime, State, Transition
-from ai.utility import EMERGENCY, IDLE, INVALIDATION, Emergency, Selector
+from ai.utility import EMERGENCY, INVALIDATION, NONE_ELIGIBLE, Emergency, ModeSelector
 from tests.aihelpers import FakeActuator, direct, gate
 
 
@@ -16,11 +16,11 @@ def ctx_for(rt, facts=None, act=None, bb=None):
 def engage_machine(history="none"):
     return Machine([
         State("engage", initial="approach", history=history),
-        State("approach", parent="engage", tree=Tree(Action("move", 0, {"x": "$ex"})),
+        State("approach", parent="engage", tree=Tree(ActionLeaf("move", 0, {"x": "$ex"})),
               transitions=(Transition("shoot", (Condition("in_range"),)),)),
-        State("shoot", parent="engage", tree=Tree(Action("attack", "$enemy")),
+        State("shoot", parent="engage", tree=Tree(ActionLeaf("attack", "$enemy")),
               transitions=(Transition("approach", (Condition("in_range", "==", False),)),)),
-        State("search", tree=Tree(Action("move", 0, {"x": "$sx"})), on_enter=(("searching", True),),
+        State("search", tree=Tree(ActionLeaf("move", 0, {"x": "$sx"})), on_enter=(("searching", True),),
               on_exit=(("searching", False),)),
     ])
 
@@ -78,8 +78,8 @@ def test_deep_history_restores_the_leaf():
 def test_done_and_failed_transitions_and_reporting_the_end():
     m = Machine([
         State("retreat", initial="run"),
-        State("run", parent="retreat", tree=Tree(Action("enter_cover")), transitions=(Transition("hold", on="done"),)),
-        State("hold", parent="retreat", tree=Tree(Action("attack", 3))),
+        State("run", parent="retreat", tree=Tree(ActionLeaf("enter_cover")), transitions=(Transition("hold", on="done"),)),
+        State("hold", parent="retreat", tree=Tree(ActionLeaf("attack", 3))),
     ])
     rt = Runtime()
     act = FakeActuator()
@@ -108,15 +108,15 @@ def test_bad_machines_are_refused(states, message):
 
 # -- the whole brain -------------------------------------------------------------------------------------------
 def guard_brain():
-    selector = Selector([direct("engage", gates=[gate("enemy_alive")]), direct("search"),
+    selector = ModeSelector([direct("engage", gates=[gate("enemy_alive")]), direct("search"),
                          direct("retreat", gates=[gate("cover_known")])],
                         [Emergency("dying", (Condition("hp_frac", "<", 0.2),), "retreat")])
     machine = Machine([
-        State("engage", tree=Tree(Repeat(Action("attack", "$enemy")))),
-        State("search", tree=Tree(Action("move", 0, {"x": 1.0}))),
-        State("retreat", tree=Tree(Action("enter_cover"))),
+        State("engage", tree=Tree(Repeat(ActionLeaf("attack", "$enemy")))),
+        State("search", tree=Tree(ActionLeaf("move", 0, {"x": 1.0}))),
+        State("retreat", tree=Tree(ActionLeaf("enter_cover"))),
     ])
-    return BrainDef("guard", selector, machine)
+    return Brain("guard", selector, machine)
 
 
 def facts(**kw):
@@ -173,10 +173,10 @@ def test_emergency_switches_at_once_and_nothing_feasible_means_idle_without_acti
     # nothing eligible at all: idle, and every action it had is cancelled
     idle_facts = facts(enemy_alive=False, cover_known=False, score_search=0.2)
     sel = brain.selector
-    brain_no_search = BrainDef("g2", Selector([c for c in sel.candidates if c.id != "search"], sel.emergencies),
+    brain_no_search = Brain("g2", ModeSelector([c for c in sel.candidates if c.id != "search"], sel.emergencies),
                                brain.machine)
     rec = brain_no_search.think(st, idle_facts, 1.0, act)
-    assert rec["reason"] == IDLE and st.pending
+    assert rec["reason"] == NONE_ELIGIBLE and st.pending
     act.process()
     rec = brain_no_search.think(st, idle_facts, 1.05, act)
     assert rec["choice"] is None and st.mode == "" and st.path == [] and act.running() == []
@@ -190,7 +190,7 @@ def test_a_mode_whose_tree_ended_redecides():
     assert st.mode == "search"
     act.finish(1, ok=False, reason="path blocked")
     brain.think(st, facts(score_search=0.9, score_engage=0.1), 0.2, act)
-    assert st.status == "failed" and "path blocked" in st.status_reason
+    assert st.status == FAILURE and "path blocked" in st.status_reason
     rec = brain.think(st, facts(score_search=0.9, score_engage=0.1), 0.25, act)
     assert rec["reason"] == INVALIDATION and rec["choice"] == "engage"     # search failed: not chosen again now
 

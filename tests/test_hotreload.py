@@ -4,7 +4,7 @@ import time
 
 import esper
 
-from components import Brain, Health
+from components import BrainState, Health
 from content.loader import load_content
 from game.app import hotreload
 from game.world import World
@@ -35,7 +35,7 @@ def setup(tmp_path):
     mod = arena_mod(tmp_path / "mod", ROWS, brain_teams(spawn("rifleman", 4, 2), spawn("rifleman", 12, 2)))
     world = World(load_content([mod]), "arena", 1)
     world.activate()
-    guard = min(e for e, _b in esper.get_component(Brain))
+    guard = min(e for e, _b in esper.get_component(BrainState))
     esper.component_for_entity(guard, Health).hp = 45.0
     return mod, world, guard
 
@@ -78,7 +78,7 @@ def test_an_invalid_change_keeps_the_old_content_and_says_where(tmp_path):
     try:
         world.run(20)
         before = world.content
-        brain = esper.component_for_entity(guard, Brain)
+        brain = esper.component_for_entity(guard, BrainState)
         broken = HEAVY_COVER.replace('steepness = -10.0', 'steepness = 0.0')
         write_mod(mod, {"brains/guard.toml": broken})
         result = hotreload.reload(world, [mod])
@@ -88,7 +88,7 @@ def test_an_invalid_change_keeps_the_old_content_and_says_where(tmp_path):
         assert f"guard.toml:{line}: candidates.retreat.preferences[0].curve: " in result.error
         assert "non-zero steepness" in result.error and result.message().startswith("reload refused, old content kept")
         assert world.content is before and world.content_changes == []
-        assert esper.component_for_entity(guard, Brain) is brain                         # the brain was not touched
+        assert esper.component_for_entity(guard, BrainState) is brain                         # the brain was not touched
         world.run(10)
         assert world.decisions.latest(guard)["mode"] == "engage"
     finally:

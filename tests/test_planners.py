@@ -5,16 +5,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ai import goap, htn
-from ai.goap import BUDGET, NO_PLAN, PLAN, Action, forward, regress
+from ai.goap import BUDGET, NO_PLAN, PLAN, GoapAction, forward, regress
 
-RELOAD = Action("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False}, 1.0)
-ENTER_COVER = Action("enter_cover", {}, {"in_cover": True}, 1.0)
+RELOAD = GoapAction("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False}, 1.0)
+ENTER_COVER = GoapAction("enter_cover", {}, {"in_cover": True}, 1.0)
 SAFE = {"has_ammo": True, "in_cover": True}
 
 
 # -- seed 003's three regression checks --------------------------------------------------------------------------
 def test_a_goal_breaking_last_action_is_rejected_in_that_position():
-    rush = Action("rush_for_ammo", {}, {"has_ammo": True, "in_cover": False}, 1.0)
+    rush = GoapAction("rush_for_ammo", {}, {"has_ammo": True, "in_cover": False}, 1.0)
     result = regress({"has_ammo": False, "in_cover": False}, SAFE, [rush, ENTER_COVER], trace=True)
     assert result.names() == ["rush_for_ammo", "enter_cover"] and result.cost == 2.0
     first = [r for r in result.trace["rejected"] if r[0] == "rush_for_ammo"][0]
@@ -30,9 +30,9 @@ def test_destroy_then_rebuild_reload_then_enter_cover():
 
 
 def test_a_zero_cost_loop_terminates():
-    on = Action("switch_on", {}, {"light": "on"}, 0.0)
-    off = Action("switch_off", {}, {"light": "off"}, 0.0)
-    swap = Action("swap", {"light": "on"}, {"light": "off", "toggled": True}, 0.0)
+    on = GoapAction("switch_on", {}, {"light": "on"}, 0.0)
+    off = GoapAction("switch_off", {}, {"light": "off"}, 0.0)
+    swap = GoapAction("swap", {"light": "on"}, {"light": "off", "toggled": True}, 0.0)
     unreachable = regress({"light": "off", "door": "shut"}, {"door": "open"}, [on, off, swap])
     assert unreachable.status == NO_PLAN and unreachable.expansions < 10
     reachable = regress({"light": "off", "toggled": False}, {"toggled": True, "light": "on"}, [on, off, swap])
@@ -41,7 +41,7 @@ def test_a_zero_cost_loop_terminates():
 
 # -- budgets, ties, values, targets ----------------------------------------------------------------------------
 def counter_domain(n):
-    return [Action(f"step{i}", {"at": i}, {"at": i + 1}, 1.0) for i in range(n)]
+    return [GoapAction(f"step{i}", {"at": i}, {"at": i + 1}, 1.0) for i in range(n)]
 
 
 def test_budget_exhausted_is_not_no_plan():
@@ -54,8 +54,8 @@ def test_budget_exhausted_is_not_no_plan():
 
 
 def test_ties_are_broken_by_stable_action_id_whatever_the_input_order():
-    a = Action("a_take_ladder", {}, {"up": True}, 2.0)
-    b = Action("b_take_stairs", {}, {"up": True}, 2.0)
+    a = GoapAction("a_take_ladder", {}, {"up": True}, 2.0)
+    b = GoapAction("b_take_stairs", {}, {"up": True}, 2.0)
     for order in ([a, b], [b, a]):
         for _ in range(3):
             assert regress({"up": False}, {"up": True}, order).names() == ["a_take_ladder"]
@@ -63,21 +63,21 @@ def test_ties_are_broken_by_stable_action_id_whatever_the_input_order():
 
 
 def test_multi_valued_facts():
-    acts = [Action("buy_pistol", {"money": "some"}, {"weapon": "pistol", "money": "none"}, 1.0),
-            Action("earn", {}, {"money": "some"}, 3.0),
-            Action("upgrade", {"weapon": "pistol"}, {"weapon": "rifle"}, 1.0)]
+    acts = [GoapAction("buy_pistol", {"money": "some"}, {"weapon": "pistol", "money": "none"}, 1.0),
+            GoapAction("earn", {}, {"money": "some"}, 3.0),
+            GoapAction("upgrade", {"weapon": "pistol"}, {"weapon": "rifle"}, 1.0)]
     result = regress({"weapon": "none", "money": "none"}, {"weapon": "rifle"}, acts)
     assert result.names() == ["earn", "buy_pistol", "upgrade"] and result.cost == 5.0
 
 
 def test_one_definition_serves_many_targets_and_procedural_preconditions():
-    fetch = Action("fetch_ammo", {}, {"has_reserve": True}, 1.0, target_type="crate", cost_per_tile=0.5)
+    fetch = GoapAction("fetch_ammo", {}, {"has_reserve": True}, 1.0, target_type="crate", cost_per_tile=0.5)
     offered = {"crate": [(31, 10.0), (17, 4.0), (44, 4.0)]}
     result = regress({"has_reserve": False}, {"has_reserve": True}, [fetch], targets=lambda t: offered.get(t, []))
     assert [(s.name, s.target, s.cost) for s in result.steps] == [("fetch_ammo@17", 17, 3.0)]
     none = regress({"has_reserve": False}, {"has_reserve": True}, [fetch], targets=lambda t: [], trace=True)
     assert none.status == NO_PLAN and ("fetch_ammo", "no target of type 'crate'") in none.trace["rejected"]
-    picky = Action("fetch_ammo", {}, {"has_reserve": True}, 1.0, target_type="crate",
+    picky = GoapAction("fetch_ammo", {}, {"has_reserve": True}, 1.0, target_type="crate",
                    procedural=lambda snap, target: target != 17 and snap["safe"])
     result = regress({"has_reserve": False}, {"has_reserve": True}, [picky], snapshot={"safe": True},
                      targets=lambda t: offered[t])
@@ -86,9 +86,9 @@ def test_one_definition_serves_many_targets_and_procedural_preconditions():
 
 def test_bad_actions_are_refused():
     with pytest.raises(ValueError, match="cost >= 0"):
-        Action("x", {}, {"a": 1}, -1.0)
+        GoapAction("x", {}, {"a": 1}, -1.0)
     with pytest.raises(ValueError, match="no effects"):
-        Action("x", {}, {}, 1.0)
+        GoapAction("x", {}, {}, 1.0)
 
 
 # -- three searches agree on the optimal cost ---------------------------------------------------------------------
@@ -132,7 +132,7 @@ actions = st.lists(st.tuples(partial, effects, st.sampled_from([0.0, 0.5, 1.0, 2
 @settings(max_examples=300, deadline=None)
 @given(facts, st.dictionaries(st.sampled_from(KEYS), st.sampled_from([0, 1]), min_size=1, max_size=3), actions)
 def test_regression_forward_and_brute_force_agree_on_optimal_cost(start, goal, acts):
-    domain = [Action(f"act{i}", pre, eff, cost) for i, (pre, eff, cost) in enumerate(acts)]
+    domain = [GoapAction(f"act{i}", pre, eff, cost) for i, (pre, eff, cost) in enumerate(acts)]
     truth = brute_force(start, goal, domain)
     back = regress(start, goal, domain)
     fwd = forward(start, goal, domain)

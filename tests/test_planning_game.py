@@ -1,7 +1,7 @@
 """GOAP and HTN plans in the running game, through the real ledger."""
 import esper
 
-from components import Ammo, Brain, Door, Health, Inventory, Pickup, Position
+from components import Ammo, BrainState, Door, Health, Inventory, Pickup, Position
 from game.ledger import CONFIRMED, REJECTED
 from saves.replay import ReplayRecorder, read_replay
 from tests.conftest import spawn
@@ -27,7 +27,7 @@ LOCKED_ROOM = [
 
 def guard(world):
     world.activate()
-    return min(e for e, _ in esper.get_component(Brain))
+    return min(e for e, _ in esper.get_component(BrainState))
 
 
 class Outcomes:
@@ -54,7 +54,7 @@ class Outcomes:
 def plan_log(world, eid):
     """The plan executor's own log, as the NPC's brain state holds it now."""
     world.activate()
-    return [line for _t, line in esper.component_for_entity(eid, Brain).plan.get("log", [])]
+    return [line for _t, line in esper.component_for_entity(eid, BrainState).plan.get("log", [])]
 
 
 def test_a_hurt_guard_without_ammo_reloads_then_takes_cover(make_world):

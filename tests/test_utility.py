@@ -7,8 +7,9 @@ from hypothesis import given, strategies as st
 
 from ai.conditions import Condition
 from ai.curves import Curve
-from ai.utility import (EMERGENCY, FAILED, HELD, IDLE, INVALIDATION, KEPT, ORDINARY, SUCCEEDED, Candidate,
-                        Emergency, Preference, Selector, expand, score_candidate)
+from ai.status import FAILURE, SUCCESS
+from ai.utility import (EMERGENCY, HELD, INVALIDATION, KEPT, NONE_ELIGIBLE, ORDINARY, Candidate,
+                        Emergency, Preference, ModeSelector, expand, score_candidate)
 from tests.aihelpers import direct, gate
 
 LINEAR = Curve("linear")
@@ -51,7 +52,7 @@ def test_a_false_gate_never_scores_however_many_eps():
     # a zero preference is only eps-small, never ineligible: vetoes belong in gates
     zero = score_candidate(Candidate("c", (), prefs(0.0)), facts_of(0.0))
     assert zero["eligible"] and zero["score"] == pytest.approx(1e-6)
-    sel = Selector([cand, Candidate("other", (), prefs(0.0))])
+    sel = ModeSelector([cand, Candidate("other", (), prefs(0.0))])
     assert sel.decide({"has_ammo": False, **facts_of(1.0, 1.0)} | {"p0": 0.0}).choice == "other"
 
 
@@ -155,20 +156,20 @@ def scores(engage, search, retreat=0.0):
 
 
 def test_engage_0_75_vs_search_0_82_keeps_engage():
-    sel = Selector([ENGAGE, SEARCH, RETREAT])
+    sel = ModeSelector([ENGAGE, SEARCH, RETREAT])
     d = sel.decide(scores(0.75, 0.82), current="engage", held=5.0)
     assert (d.choice, d.switch, d.reason) == ("engage", False, HELD)
     assert "gain 0.070 is not > 0.1" in d.detail
 
 
 def test_retreat_0_9_after_0_4_s_switches():
-    sel = Selector([ENGAGE, SEARCH, RETREAT])
+    sel = ModeSelector([ENGAGE, SEARCH, RETREAT])
     d = sel.decide(scores(0.75, 0.2, 0.9), current="engage", held=0.4)
     assert (d.choice, d.switch, d.reason) == ("retreat", True, ORDINARY)
 
 
 def test_a_big_gain_waits_for_the_minimum_hold_time():
-    sel = Selector([ENGAGE, SEARCH, RETREAT])
+    sel = ModeSelector([ENGAGE, SEARCH, RETREAT])
     d = sel.decide(scores(0.75, 0.2, 0.9), current="engage", held=0.29)
     assert (d.choice, d.reason) == ("engage", HELD) and "held 0.29 s < 0.3 s" in d.detail
     d = sel.decide(scores(0.75, 0.2, 0.9), current="engage", held=0.3)
@@ -176,28 +177,28 @@ def test_a_big_gain_waits_for_the_minimum_hold_time():
 
 
 def test_thresholds_are_configurable():
-    sel = Selector([ENGAGE, SEARCH], margin=0.05, min_hold=0.0)
+    sel = ModeSelector([ENGAGE, SEARCH], margin=0.05, min_hold=0.0)
     assert sel.decide(scores(0.75, 0.82), current="engage", held=0.0).choice == "search"
 
 
 def test_invalidation_bypasses_both_thresholds():
     engage = direct("engage", gates=[gate("enemy_alive")])
-    sel = Selector([engage, SEARCH])
+    sel = ModeSelector([engage, SEARCH])
     d = sel.decide({"enemy_alive": False, **scores(0.75, 0.2)}, current="engage", held=0.05)
     assert (d.choice, d.switch, d.reason) == ("search", True, INVALIDATION)
     assert "gate failed: enemy_alive" in d.detail
 
 
-@pytest.mark.parametrize("status,reason", [(FAILED, "path blocked"), (FAILED, "out of ammo")])
+@pytest.mark.parametrize("status,reason", [(FAILURE, "path blocked"), (FAILURE, "out of ammo")])
 def test_a_failed_mode_is_left_at_once_and_not_chosen_again(status, reason):
-    sel = Selector([ENGAGE, SEARCH])
+    sel = ModeSelector([ENGAGE, SEARCH])
     d = sel.decide(scores(0.9, 0.2), current="engage", held=0.05, status=status, status_reason=reason)
     assert (d.choice, d.reason) == ("search", INVALIDATION) and reason in d.detail
 
 
 def test_an_ended_mode_may_restart_fresh():
-    sel = Selector([ENGAGE, SEARCH])
-    d = sel.decide(scores(0.9, 0.2), current="engage", held=0.05, status=SUCCEEDED, status_reason="target destroyed")
+    sel = ModeSelector([ENGAGE, SEARCH])
+    d = sel.decide(scores(0.9, 0.2), current="engage", held=0.05, status=SUCCESS, status_reason="target destroyed")
     assert (d.choice, d.switch, d.reason) == ("engage", True, INVALIDATION)
 
 
@@ -206,7 +207,7 @@ def test_emergencies_go_in_priority_order_bypass_thresholds_but_not_gates():
     reload_ = direct("reload", gates=[gate("reserve", ">", 0)])
     ems = [Emergency("dying", (Condition("hp_frac", "<", 0.2),), "retreat"),
            Emergency("empty", (Condition("clip", "==", 0),), "reload")]
-    sel = Selector([ENGAGE, retreat, reload_], ems)
+    sel = ModeSelector([ENGAGE, retreat, reload_], ems)
     base = {"score_engage": 0.9, "score_retreat": 0.1, "score_reload": 0.1, "reserve": 10, "cover_known": True}
     d = sel.decide(base | {"hp_frac": 0.1, "clip": 0}, current="engage", held=0.01)
     assert (d.choice, d.reason, d.emergency) == ("retreat", EMERGENCY, "dying")
@@ -219,22 +220,22 @@ def test_emergencies_go_in_priority_order_bypass_thresholds_but_not_gates():
 
 
 def test_ties_go_to_the_smallest_id():
-    sel = Selector([direct("b"), direct("a"), direct("c")])
+    sel = ModeSelector([direct("b"), direct("a"), direct("c")])
     d = sel.decide({"score_a": 0.5, "score_b": 0.5, "score_c": 0.5})
     assert d.choice == "a"
 
 
 def test_nothing_eligible_is_idle():
-    sel = Selector([direct("engage", gates=[gate("enemy")])])
+    sel = ModeSelector([direct("engage", gates=[gate("enemy")])])
     d = sel.decide({"enemy": False, "score_engage": 1.0}, current="engage", held=3.0)
-    assert (d.choice, d.switch, d.reason) == (None, True, IDLE)
+    assert (d.choice, d.switch, d.reason) == (None, True, NONE_ELIGIBLE)
     d = sel.decide({"enemy": False, "score_engage": 1.0})
-    assert (d.choice, d.switch, d.reason) == (None, False, IDLE)
+    assert (d.choice, d.switch, d.reason) == (None, False, NONE_ELIGIBLE)
 
 
 def test_decision_record_is_plain_data():
     import msgpack
-    sel = Selector([ENGAGE, direct("search", gates=[gate("lost")])])
+    sel = ModeSelector([ENGAGE, direct("search", gates=[gate("lost")])])
     rec = sel.decide({"lost": False, "score_engage": math.nan, "score_search": 0.3}).record(tick=4)
     assert msgpack.unpackb(msgpack.packb(rec)) == json.loads(json.dumps(rec))
     engage = next(c for c in rec["candidates"] if c["id"] == "engage")

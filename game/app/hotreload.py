@@ -22,7 +22,7 @@ from pathlib import Path
 
 import esper
 
-from components import Brain, UnitKind
+from components import BrainState, UnitKind
 from content.loader import DEFAULT_ROOT, ContentError, load_content
 from content.schema import KINDS
 
@@ -99,12 +99,12 @@ def apply(world, new) -> ReloadResult:
     world.activate()
     rebuilt = cancelled = 0
     now = world.tick * world.dt
-    for eid, (brain, kind) in sorted(esper.get_components(Brain, UnitKind)):
+    for eid, (brain, kind) in sorted(esper.get_components(BrainState, UnitKind)):
         unit = new.units.get(kind.kind)
         wanted = unit.brain if unit is not None and unit.brain else brain.brain
         if wanted not in new.brains:
             return ReloadResult(False, f"brain '{wanted}' of entity {eid} is no longer in the content")
-    for eid, (brain, kind) in sorted(esper.get_components(Brain, UnitKind)):
+    for eid, (brain, kind) in sorted(esper.get_components(BrainState, UnitKind)):
         old_def = old.brains.get(brain.brain)
         if old_def is not None:
             cancelled += len(old_def.stop(brain, LedgerActuator(world, eid, brain), now=now))
