@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ai.bt import Context
 from ai.hfsm import Machine
+from ai.records import NpcDecision
 from ai.status import FAILURE, RUNNING, SUCCESS
 from ai.utility import ModeSelector
 
@@ -105,22 +106,24 @@ class Brain:
         return None
 
     # -- one decision -----------------------------------------------------------------------------------------
-    def think(self, st: BrainState, facts: dict, now: float, actuator) -> dict:
+    def think(self, st: BrainState, facts: dict, now: float, actuator) -> NpcDecision:
+        """One decision on ``facts`` at game time ``now`` (seconds); returns its record (the host adds the tick
+        and the entity). ``actuator`` is the host's side of the ledger (``ai.bt.Actuator``)."""
         planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
         cancelled: list[int] = []
         ctx_cancel = _Recorder(actuator, cancelled)
         ctx.actuator = ctx_cancel
-        rec: dict = {"time": now, "mode_before": st.mode or None, "held": round(now - st.since, 4) if st.mode else None}
+        rec = NpcDecision(time=now, mode_before=st.mode or None, held=round(now - st.since, 4) if st.mode else None)
         if st.pending:
+            rec.phase = "release"
             still = [aid for aid in st.releasing if actuator.status(aid)[0] == RUNNING]
             if still:
-                rec.update(phase="release", choice=st.pending_to or None, switch=False, reason=WAITING,
-                           detail=f"actions {still} not yet released", emergency=None, candidates=[])
+                rec.choice, rec.reason, rec.detail = st.pending_to or None, WAITING, f"actions {still} not yet released"
                 return self._finish(st, ctx, rec)
             target = st.pending_to or None
             scores = self.selector.score_all(facts, st.bb)
-            if target is not None and scores[target]["eligible"]:
+            if target is not None and scores[target].eligible:
                 reason, detail = RELEASE, f"{target}'s gates still hold after the old mode was released"
             else:
                 exclude = {st.dropped} if st.dropped else set()
@@ -131,12 +134,15 @@ class Brain:
             st.pending = False
             st.pending_to = st.dropped = ""
             st.releasing = []
-            rec.update(phase="release", choice=target, switch=True, reason=reason, detail=detail, emergency=None,
-                       candidates=list(scores.values()))
+            rec.choice, rec.switch, rec.reason, rec.detail = target, True, reason, detail
+            rec.candidates = list(scores.values())
             self._enter(st, target, ctx, now)
         else:
             decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb)
-            rec.update(decision.record(phase="decide"))
+            rec.choice, rec.switch, rec.reason, rec.detail = decision.choice, decision.switch, decision.reason, \
+                decision.detail
+            rec.emergency = decision.emergency
+            rec.candidates = decision.candidates
             if decision.switch:
                 old = st.mode
                 self._stop(st, ctx)
@@ -145,7 +151,7 @@ class Brain:
                     st.pending_to = decision.choice or ""
                     st.dropped = old
                     st.releasing = list(cancelled)
-                    rec["detail"] += f"; stopping {old}: cancelled actions {cancelled}, waiting for their release"
+                    rec.detail += f"; stopping {old}: cancelled actions {cancelled}, waiting for their release"
                     return self._finish(st, ctx, rec)
                 self._enter(st, decision.choice, ctx, now)
         if st.mode or st.path:
@@ -153,16 +159,15 @@ class Brain:
             st.status, st.status_reason = status, (reason if status != RUNNING else "")
         return self._finish(st, ctx, rec)
 
-    def _finish(self, st: BrainState, ctx: Context, rec: dict) -> dict:
-        rec["mode"] = st.mode or None
-        rec["state"] = list(st.path)
-        rec["bt"] = self.machine.running_path(st)
-        rec["status"] = st.status
-        if st.status_reason:
-            rec["status_reason"] = st.status_reason
-        rec["events"] = [f"{who}: {what}" for who, what in ctx.events]
+    def _finish(self, st: BrainState, ctx: Context, rec: NpcDecision) -> NpcDecision:
+        rec.mode = st.mode or None
+        rec.state = list(st.path)
+        rec.bt = self.machine.running_path(st)
+        rec.status = st.status
+        rec.status_reason = st.status_reason
+        rec.events = [f"{who}: {what}" for who, what in ctx.events]
         if st.plan and ctx.planner is not None:
-            rec["plan"] = ctx.planner.summary()
+            rec.plan = ctx.planner.summary()
         return rec
 
     def _stop(self, st: BrainState, ctx: Context) -> None:

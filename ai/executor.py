@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ai import goap, htn
 from ai.status import FAILURE, IDLE, RUNNING, SUCCESS
 from ai.goap import satisfied
+from ai.records import PlanRecord
 
 LOG_LIMIT = 24
 
@@ -91,13 +92,15 @@ class PlanRunner:
         if len(log) > LOG_LIMIT:
             del log[:len(log) - LOG_LIMIT]
 
-    def summary(self) -> dict | None:
+    def summary(self) -> PlanRecord | None:
+        """The plan as decision records carry it: mode and goal are "" while no plan stands (one could not be
+        made, or it was stopped), and the log tells why. None before anything was planned."""
         st = self.state
         if not st:
             return None
-        return {"mode": st.get("mode"), "goal": st.get("goal"), "steps": [s[0] for s in st.get("steps", [])],
-                "index": st.get("index", 0), "action": st.get("aid", 0), "status": st.get("status"),
-                "replans": st.get("replans", 0), "log": list(st.get("log", [])[-8:])}
+        return PlanRecord(st.get("mode", ""), st.get("goal", ""), [s[0] for s in st.get("steps", [])], st.get("index", 0),
+                          st.get("aid", 0), st.get("status", RUNNING), st.get("replans", 0),
+                          [list(e) for e in st.get("log", [])[-8:]])
 
     # -- planning ----------------------------------------------------------------------------------------------
     def _make(self, ctx, mode: str, goal: str) -> tuple[bool, str]:

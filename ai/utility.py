@@ -24,9 +24,9 @@ thresholds but never a candidate's own gates. A mode that *failed* (or whose
 gates failed) is not chosen again in the same decision. Nothing eligible -> idle
 (``choice`` None).
 
-Every decision returns a record (plain data) with each candidate's gate
-results, each preference's raw, normalised and curved value, the scores, the
-choice and the reason.
+Every decision returns a ``Decision`` holding, per candidate, an
+``ai.records.CandidateScore``: each gate's result, each preference's raw,
+normalised and curved value, and the score; with the choice and the reason.
 """
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from ai.conditions import Condition, _MISSING
 from ai.curves import Curve
+from ai.records import CandidateScore
 from ai.status import FAILURE, RUNNING, SUCCESS
 
 EPS = 1e-6
@@ -93,23 +94,6 @@ class Emergency:
     candidate: str
 
 
-#: field order of the compact rows in a record: one gate, one preference
-GATE_FIELDS = ("gate", "actual", "ok")
-PREF_FIELDS = ("input", "raw", "norm", "curved", "weight")
-
-
-#: one candidate's record is a dict with these keys; its gates and prefs are rows in GATE_FIELDS / PREF_FIELDS order
-SCORE_FIELDS = ("id", "eligible", "score", "gates", "prefs", "diagnostics")
-
-
-def expand(candidate_record: dict) -> dict:
-    """A candidate's record with its gate and preference rows as named dicts (for people and JSON)."""
-    out = dict(candidate_record)
-    out["gates"] = [dict(zip(GATE_FIELDS, g)) for g in candidate_record.get("gates", ())]
-    out["prefs"] = [dict(zip(PREF_FIELDS, p)) for p in candidate_record.get("prefs", ())]
-    return out
-
-
 def _plain(value):
     """Facts in a record: numbers, bools, strings; anything else by its repr."""
     if value is None or isinstance(value, (bool, int, str)):
@@ -119,16 +103,15 @@ def _plain(value):
     return repr(value)
 
 
-def _ineligible(cid, gates, prefs, problem) -> dict:
-    return {"id": cid, "eligible": False, "score": None, "gates": gates, "prefs": prefs,
-            "diagnostics": [problem] if problem else []}
+def _ineligible(cid, gates, prefs, problem) -> CandidateScore:
+    return CandidateScore(cid, False, None, gates, prefs, [problem] if problem else [])
 
 
 _SIMPLE = frozenset({bool, int, str, type(None)})
 
 
-def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> dict:
-    """Score one candidate exactly as seed 003's ScoreAction, recording every step (a dict: SCORE_FIELDS)."""
+def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> CandidateScore:
+    """Score one candidate exactly as seed 003's ScoreAction, recording every step (ai.records.CandidateScore)."""
     return candidate.scorer(facts, bb, eps)
 
 
@@ -145,6 +128,7 @@ def make_scorer(candidate: Candidate):
     plain = _plain
     log = math.log
     exp = math.exp
+    Score = CandidateScore
 
     def scorer(facts: dict, bb: dict | None, eps: float) -> dict:
         gates = []
@@ -166,9 +150,9 @@ def make_scorer(candidate: Candidate):
             if not ok:
                 eligible = False
         if not eligible:                                 # Ineligible: preferences are not even read
-            return {"id": cid, "eligible": False, "score": None, "gates": gates, "prefs": [], "diagnostics": []}
+            return Score(cid, False, None, gates, [], [])
         if no_prefs:
-            return {"id": cid, "eligible": True, "score": 1.0, "gates": gates, "prefs": [], "diagnostics": []}
+            return Score(cid, True, 1.0, gates, [], [])
         if not valid:
             return _score_checked(candidate, facts, bb, eps, gates, [])
         prefs = []
@@ -194,8 +178,7 @@ def make_scorer(candidate: Candidate):
         # once a sum is infinite it stays non-finite, so one check after the loop sees any overflow
         if log_sum - log_sum != 0.0 or weight_sum - weight_sum != 0.0:
             return _ineligible(cid, gates, prefs, "weighted sum overflowed")
-        return {"id": cid, "eligible": True, "score": exp(log_sum / weight_sum), "gates": gates, "prefs": prefs,
-                "diagnostics": []}
+        return Score(cid, True, exp(log_sum / weight_sum), gates, prefs, [])
 
     return scorer
 
@@ -238,8 +221,7 @@ def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: lis
             return _ineligible(candidate.id, gates, prefs, "weighted sum overflowed")
     if not weight_sum > 0:
         return _ineligible(candidate.id, gates, prefs, "weights sum to zero")
-    return {"id": candidate.id, "eligible": True, "score": math.exp(log_sum / weight_sum), "gates": gates,
-            "prefs": prefs, "diagnostics": []}
+    return CandidateScore(candidate.id, True, math.exp(log_sum / weight_sum), gates, prefs, [])
 
 
 @dataclass
@@ -249,13 +231,11 @@ class Decision:
     reason: str
     detail: str
     emergency: str | None
-    scores: dict[str, dict]
+    scores: dict[str, CandidateScore]     # every candidate's score, in candidate id order
 
-    def record(self, **extra) -> dict:
-        rec = {"choice": self.choice, "switch": self.switch, "reason": self.reason, "detail": self.detail,
-               "emergency": self.emergency, "candidates": list(self.scores.values())}
-        rec.update(extra)
-        return rec
+    @property
+    def candidates(self) -> list[CandidateScore]:
+        return list(self.scores.values())
 
 
 class ModeSelector:
@@ -277,17 +257,17 @@ class ModeSelector:
         self.min_hold = float(min_hold)
         self.eps = float(eps)
 
-    def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, dict]:
+    def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, CandidateScore]:
         eps = self.eps
         return {cid: scorer(facts, bb, eps) for cid, scorer in self._scorers}
 
     @staticmethod
-    def best(scores: dict[str, dict], exclude=()) -> str | None:
+    def best(scores: dict[str, CandidateScore], exclude=()) -> str | None:
         """Highest eligible score; ties go to the smallest id (scores are kept in id order)."""
         best_id, best = None, -1.0
         for cid, s in scores.items():
-            if s["eligible"] and cid not in exclude and s["score"] > best:
-                best_id, best = cid, s["score"]
+            if s.eligible and cid not in exclude and s.score > best:
+                best_id, best = cid, s.score
         return best_id
 
     def decide(self, facts: dict, current: str | None = None, held: float = 0.0, status: str = RUNNING,
@@ -306,10 +286,10 @@ class ModeSelector:
             if cur is None:
                 invalid = f"mode '{current}' no longer exists"
                 exclude.add(current)
-            elif not cur["eligible"]:
-                failed = [g[0] for g in cur["gates"] if not g[2]]
+            elif not cur.eligible:
+                failed = cur.failed_gates()
                 invalid = f"{current}: " + ("gate failed: " + ", ".join(failed) if failed
-                                            else ", ".join(cur["diagnostics"]))
+                                            else ", ".join(cur.diagnostics))
                 exclude.add(current)
             elif status == FAILURE:
                 invalid = f"{current} failed: {status_reason or 'no reason given'}"
@@ -318,7 +298,7 @@ class ModeSelector:
                 invalid = f"{current} ended: {status_reason or 'done'}"
 
         for em in self.emergencies:
-            if em.candidate in exclude or not scores[em.candidate]["eligible"]:
+            if em.candidate in exclude or not scores[em.candidate].eligible:
                 continue
             if all(c.check(facts, bb) for c in em.when):
                 if em.candidate == current and invalid is None:
@@ -332,13 +312,13 @@ class ModeSelector:
             if best is None:
                 detail = (invalid + "; " if invalid else "") + "no candidate is eligible"
                 return Decision(None, current is not None, NONE_ELIGIBLE, detail, None, scores)
-            detail = (invalid + "; " if invalid else "") + f"{best} scores {scores[best]['score']:.3f}"
+            detail = (invalid + "; " if invalid else "") + f"{best} scores {scores[best].score:.3f}"
             return Decision(best, True, reason, detail, None, scores)
 
-        cur_score = scores[current]["score"]
+        cur_score = scores[current].score
         if best == current:
             return Decision(current, False, KEPT, f"{current} scores {cur_score:.3f}", None, scores)
-        new_score = scores[best]["score"]
+        new_score = scores[best].score
         gain = new_score - cur_score
         if gain > self.margin and held >= self.min_hold:
             return Decision(best, True, ORDINARY,

@@ -123,10 +123,10 @@ def utility_case(gates: int = 0):
 def bench_utility() -> dict:
     sel, facts = utility_case()
     d = sel.decide(facts, "mode3", 1.0)
-    assert len(d.record()["candidates"]) == 8 and all(len(c["prefs"]) == 4 for c in d.record()["candidates"])
-    ours = best_us(lambda: sel.decide(facts, "mode3", 1.0).record(), 2000, 15)
+    assert len(d.candidates) == 8 and all(len(c.prefs) == 4 for c in d.candidates)
+    ours = best_us(lambda: sel.decide(facts, "mode3", 1.0), 2000, 15)      # the decision is its record's content
     gated, gated_facts = utility_case(gates=2)
-    with_gates = best_us(lambda: gated.decide(gated_facts, "mode3", 1.0).record(), 2000, 15)
+    with_gates = best_us(lambda: gated.decide(gated_facts, "mode3", 1.0), 2000, 15)
     names = [n for n in facts if n.startswith("in")]
     log = math.log
 

@@ -67,8 +67,8 @@ def bench_decision(repeat: int = 5) -> dict:
             start = time.perf_counter()
             commander.decide(world, 0, scripted)
             s_times.append((time.perf_counter() - start) * 1000)
-        return {"profile": "uct", "playouts": rec["playouts"], "decision_ms": round(min(times), 1),
-                "scripted_ms": round(min(s_times), 2), "groups": len(rec["groups"])}
+        return {"profile": "uct", "playouts": rec.playouts, "decision_ms": round(min(times), 1),
+                "scripted_ms": round(min(s_times), 2), "groups": len(rec.groups)}
     finally:
         world.close()
 

@@ -14,11 +14,15 @@ import itertools
 import esper
 import numpy as np
 
+from ai.records import DecisionLog
 from components import Health, Position, Team
 from content.loader import Content
 from game import TICK_HZ
 from game.ledger import Ledger
 from game.navgrid import NavGrid
+
+#: decision records kept per decider in memory (replays keep every one): many small objects cost the GC
+RING = 16
 
 _world_ids = itertools.count(1)
 
@@ -28,7 +32,7 @@ class World:
                  controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
         from systems import build_processors, build_executors
-        from systems.brains import attach_perception
+        from systems.perception import Perception
 
         if scenario_id not in content.scenarios:
             raise KeyError(scenario_id)
@@ -60,7 +64,10 @@ class World:
         self.content_changes: list[list] = []
         #: each team's latest enemy sighting [x, y, game seconds] shared by its NPCs (decider state)
         self.intel: list[list] = [[] for _ in self.scenario.teams]
-        attach_perception(self)
+        #: what each NPC perceives (facts for its brain), built on demand for the NPCs that decide
+        self.perception = Perception(self)
+        #: every decider's recent decision records (ai.records), and this tick's for a replay recorder
+        self.decisions = DecisionLog(RING)
         self.winner: int | None = None
         self.over = False
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied

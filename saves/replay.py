@@ -6,7 +6,7 @@ File layout (see saves/container.py for the chunk framing)::
     H  header: format, game version, content hash, scenario, seed, max ticks, controllers, settings
     K  keyframe: a full snapshot (the first one is the starting state)
     T  ticks: [[tick, requests, sync hash or None], ...]   (about one second per chunk)
-    D  decisions: the NPC brains' decision records of those ticks (zlib-compressed)
+    D  decisions: every decider's decision records of those ticks, in their wire form (ai/records.py)
     C  content change: [tick, content hash] when a hot reload put new content in force
     ...
     E  end: the final summary
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import esper
 
 from components import ROW_OF
+from ai.records import wire_key
 from components.columns import decode_columns
 from game import GAME_VERSION
 from game.synchash import sync_hash
@@ -81,7 +82,7 @@ class ReplayRecorder:
         tick = world.tick - 1
         digest = sync_hash(world) if world.tick % self.hash_every == 0 or world.over else None
         self.pending.append([tick, world.ledger.tick_log, digest])
-        self.decisions.extend(world.decisions.take())
+        self.decisions.extend(rec.to_wire() for rec in world.decisions.take())
         if len(world.content_changes) > self.changes_seen:
             self.flush()
             for change in world.content_changes[self.changes_seen:]:
@@ -114,7 +115,7 @@ class Replay:
     requests: dict[int, list] = field(default_factory=dict)
     hashes: dict[int, str] = field(default_factory=dict)   # tick after which the hash was taken -> hash
     last_tick: int = -1                                      # last tick with complete records
-    decisions: list = field(default_factory=list)            # NPC decision records, in tick order
+    decisions: list = field(default_factory=list)            # decision records (wire form), in tick order
     content_changes: list = field(default_factory=list)      # [tick, content hash] of hot reloads
 
     def content_hashes(self) -> set:
@@ -163,7 +164,7 @@ def read_replay(path) -> Replay:
             elif kind == b"D":
                 expect(path, body, list, f"decision chunk at byte {pos}")
                 for rec in body:
-                    if not (isinstance(rec, dict) and type(rec.get("tick")) is int and type(rec.get("entity")) is int):
+                    if wire_key(rec) is None:
                         raise SaveError(path, f"decision record in chunk at byte {pos} is malformed")
                 replay.decisions.extend(body)
             elif kind == b"C":

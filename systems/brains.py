@@ -6,7 +6,7 @@ so a thousand NPCs do not all decide on the same tick), and also on the very
 next tick after something it waits for happened: one of its ledger actions
 ended, its mode ended, or a switch is waiting for the old mode's actions to be
 released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
-appends its record to ``world.decisions``.
+appends its record (``ai.records.NpcDecision``) to ``world.decisions``.
 
 ``BrainInboxSystem`` runs last in the tick: it hands every terminal ledger
 event of a brain's action to that brain's inbox and wakes it. Doing this at the
@@ -15,43 +15,13 @@ snapshot taken between ticks continues exactly.
 """
 from __future__ import annotations
 
-from collections import deque
-
 import esper
 
 from ai.status import RUNNING
 from components import BrainState, Controller
 from game.ledger import OUTCOME, TERMINAL
-from systems.perception import Perception
 
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
-RING = 16                  # decision records kept per NPC in memory (replays keep every one)
-
-
-class DecisionLog:
-    """Decision records: a ring buffer per NPC, and the records of the current tick for the replay recorder."""
-
-    def __init__(self, ring: int = RING):
-        self.ring = ring
-        self.by_entity: dict[int, deque] = {}
-        self.pending: list[dict] = []
-        self.collect = False           # a replay recorder sets this and takes the records every tick
-
-    def add(self, rec: dict) -> None:
-        buf = self.by_entity.get(rec["entity"])
-        if buf is None:
-            buf = self.by_entity[rec["entity"]] = deque(maxlen=self.ring)
-        buf.append(rec)
-        if self.collect:
-            self.pending.append(rec)
-
-    def take(self) -> list[dict]:
-        out, self.pending = self.pending, []
-        return out
-
-    def latest(self, eid: int) -> dict | None:
-        buf = self.by_entity.get(eid)
-        return buf[-1] if buf else None
 
 
 class LedgerActuator:
@@ -104,9 +74,8 @@ class BrainSystem(esper.Processor):
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]
             facts = perception.facts(eid, now)
             rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
-            rec["kind"] = "npc"
-            rec["tick"] = tick
-            rec["entity"] = eid
+            rec.tick = tick
+            rec.entity = eid
             log.add(rec)
 
 
@@ -129,8 +98,3 @@ class BrainInboxSystem(esper.Processor):
                 continue
             brain.inbox.append([aid, state, reason, tick])
             brain.wake = True
-
-
-def attach_perception(world) -> None:
-    world.perception = Perception(world)
-    world.decisions = DecisionLog()

@@ -23,6 +23,7 @@ import numpy as np
 
 from ai import regions as region_cut
 from ai import tactics
+from ai.records import CommanderDecision
 from components import Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 from content.loader import WALKABLE_TILES
 
@@ -91,7 +92,7 @@ class CommanderSystem(esper.Processor):
             decide(world, team, profile)
 
 
-def decide(world, team: int, profile) -> dict:
+def decide(world, team: int, profile) -> CommanderDecision:
     """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
     regs = map_regions(world, profile.regions)
     adjacency, specs, state, keys = abstract(world, regs)
@@ -126,12 +127,11 @@ def decide(world, team: int, profile) -> dict:
             continue
         world.ledger.submit(world.tick, "order", eid, 0,
                             {"kind": kind, "region": int(target), "x": cx + 0.5, "y": cy + 0.5}, source="commander")
-    record = {
-        "kind": "commander", "tick": world.tick, "entity": -(team + 1), "team": team,
-        "profile": profile.id, "algorithm": decision.algorithm, "playouts": decision.playouts,
-        "iterations": decision.iterations, "value": round(decision.value, 4),
-        "groups": [[specs[g].name, state.region[g], round(state.hp[g], 1)] for g in range(len(specs))],
-        "orders": orders, "stats": decision.stats, "ms": round(elapsed_ms, 2),
-    }
+    record = CommanderDecision(
+        tick=world.tick, team=team, profile=profile.id, algorithm=decision.algorithm, playouts=decision.playouts,
+        iterations=decision.iterations, value=round(float(decision.value), 4),
+        groups=[[specs[g].name, int(state.region[g]), round(float(state.hp[g]), 1)] for g in range(len(specs))],
+        orders=orders, stats=[[str(label), int(n), float(mean)] for label, n, mean in decision.stats],
+        ms=round(elapsed_ms, 2))
     world.decisions.add(record)
     return record

@@ -52,16 +52,16 @@ def test_enemy_destroyed_mid_approach_leaves_engage_at_once_cancels_the_move_and
     red = move.target or min(e for e, _h in esper.get_component(Health) if e != blue)
     kill(world, red)
     world.step()
-    rec = world.decisions.latest(blue)
-    assert rec["reason"] == "invalidation" and rec["choice"] == "search"
-    assert rec["time"] - entered < 0.3                   # well inside the 0.3 s minimum hold
-    assert "gate failed: enemy_visible" in rec["detail"]
+    rec = world.decisions.latest("npc", blue)
+    assert rec.reason == "invalidation" and rec.choice == "search"
+    assert rec.time - entered < 0.3                   # well inside the 0.3 s minimum hold
+    assert "gate failed: enemy_visible" in rec.detail
     assert brain.pending and brain.mode == ""
     world.step()                                         # the ledger released it; search's gates hold again
     assert world.ledger.get(move.id).state == CANCELLED
     assert world.ledger.get(move.id).reason == "cancelled by brain"
-    rec = world.decisions.latest(blue)
-    assert rec["reason"] == "entered after release" and brain.mode == "search"
+    rec = world.decisions.latest("npc", blue)
+    assert rec.reason == "entered after release" and brain.mode == "search"
 
 
 def test_a_hurt_guard_retreats_to_cover_and_shoots_from_it(make_world):
@@ -72,9 +72,9 @@ def test_a_hurt_guard_retreats_to_cover_and_shoots_from_it(make_world):
     modes = []
     for _ in range(120):
         world.step()
-        rec = world.decisions.latest(blue)
+        rec = world.decisions.latest("npc", blue)
         if rec:
-            modes.append((rec["mode"], tuple(rec["state"])))
+            modes.append((rec.mode, tuple(rec.state)))
         if not esper.entity_exists(blue):
             break
     assert ("retreat", ("retreat", "take_cover")) in modes
@@ -90,7 +90,7 @@ def test_decisions_are_staggered_across_ticks(content):
     world = World(scaled, sid, 1)
     try:
         world.run(40)
-        per_tick = collections.Counter(r["tick"] for bucket in world.decisions.by_entity.values() for r in bucket)
+        per_tick = collections.Counter(r.tick for r in world.decisions.all("npc"))
         npcs = sum(world.alive_per_team())
         busiest = max(per_tick[t] for t in range(20, 40))
         assert busiest < npcs / 2, (busiest, npcs)        # nowhere near everyone deciding on the same tick

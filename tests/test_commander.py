@@ -27,9 +27,9 @@ def test_orders_go_through_the_ledger_and_npcs_read_them(content):
         assert all(a.state == "confirmed" for a in submitted)
         orders = orders_of(world)
         assert all(kind in ("hold", "move", "attack") for kind, _r in orders.values()), orders
-        records = [r for r in world.decisions.by_entity[-1]]
-        assert records[0]["kind"] == "commander" and records[0]["algorithm"] == "uct"
-        assert records[0]["playouts"] == 2000 and records[0]["orders"]
+        records = world.decisions.records("commander", 0)
+        assert records[0].kind == "commander" and records[0].algorithm == "uct"
+        assert records[0].playouts == 2000 and records[0].orders
         # an NPC of a squad with an order sees it as facts
         blue_squad = next(k for k in orders if k[0] == 0)
         npc = next(e for e, _b in esper.get_component(BrainState)
@@ -55,8 +55,7 @@ def test_same_seed_gives_the_same_orders_and_squads_follow_them(content):
                 history.append(orders_of(world))
         runs.append((history, world.summary()["sync_hash"]))
         # the guards advance: some NPC chose the 'advance' mode to follow an order
-        assert any(r.get("mode") == "advance" for buf in world.decisions.by_entity.values() for r in buf
-                   if r.get("kind") == "npc")
+        assert any(r.mode == "advance" for r in world.decisions.all("npc"))
         world.close()
     assert runs[0] == runs[1]
 

@@ -131,17 +131,17 @@ def test_enemy_destroyed_after_0_05_s_leaves_engage_cancels_it_and_enters_search
     st = brain.new_state()
     act = FakeActuator()
     rec = brain.think(st, facts(), 10.0, act)
-    assert (rec["choice"], st.mode, act.kinds()) == ("engage", "engage", ["attack"])
+    assert (rec.choice, st.mode, act.kinds()) == ("engage", "engage", ["attack"])
     # the enemy is destroyed 0.05 s later; search scores only 0.2
     rec = brain.think(st, facts(enemy_alive=False), 10.05, act)
-    assert rec["reason"] == INVALIDATION and rec["choice"] == "search" and rec["switch"]
+    assert rec.reason == INVALIDATION and rec.choice == "search" and rec.switch
     assert ("cancel", 1) in act.log and st.mode == "" and st.pending
-    assert "waiting for their release" in rec["detail"]
+    assert "waiting for their release" in rec.detail
     rec = brain.think(st, facts(enemy_alive=False), 10.05, act)       # the ledger has not processed it yet
-    assert rec["reason"] == WAITING and act.kinds() == ["attack"]
+    assert rec.reason == WAITING and act.kinds() == ["attack"]
     act.process()                                                     # host cancels and releases
     rec = brain.think(st, facts(enemy_alive=False), 10.1, act)
-    assert (rec["reason"], rec["choice"], st.mode) == (RELEASE, "search", "search")
+    assert (rec.reason, rec.choice, st.mode) == (RELEASE, "search", "search")
     assert act.kinds() == ["attack", "move"] and act.running() == [2]
 
 
@@ -156,8 +156,8 @@ def test_a_candidate_that_became_infeasible_during_release_is_not_entered_and_th
     act.process()
     # meanwhile the enemy died: engage is infeasible; retreat (the old mode) scores best of the rest but is not given back
     rec = brain.think(st, facts(enemy_alive=False, score_engage=0.9, score_retreat=0.95), 1.05, act)
-    assert rec["reason"] == RESELECT and rec["choice"] == "search" and st.mode == "search"
-    assert "engage became infeasible" in rec["detail"]
+    assert rec.reason == RESELECT and rec.choice == "search" and st.mode == "search"
+    assert "engage became infeasible" in rec.detail
 
 
 def test_emergency_switches_at_once_and_nothing_feasible_means_idle_without_actions():
@@ -166,7 +166,7 @@ def test_emergency_switches_at_once_and_nothing_feasible_means_idle_without_acti
     act = FakeActuator()
     brain.think(st, facts(), 0.0, act)
     rec = brain.think(st, facts(hp_frac=0.1), 0.01, act)
-    assert rec["reason"] == EMERGENCY and rec["emergency"] == "dying"
+    assert rec.reason == EMERGENCY and rec.emergency == "dying"
     act.process()
     brain.think(st, facts(hp_frac=0.1), 0.05, act)
     assert st.mode == "retreat"
@@ -176,10 +176,10 @@ def test_emergency_switches_at_once_and_nothing_feasible_means_idle_without_acti
     brain_no_search = Brain("g2", ModeSelector([c for c in sel.candidates if c.id != "search"], sel.emergencies),
                                brain.machine)
     rec = brain_no_search.think(st, idle_facts, 1.0, act)
-    assert rec["reason"] == NONE_ELIGIBLE and st.pending
+    assert rec.reason == NONE_ELIGIBLE and st.pending
     act.process()
     rec = brain_no_search.think(st, idle_facts, 1.05, act)
-    assert rec["choice"] is None and st.mode == "" and st.path == [] and act.running() == []
+    assert rec.choice is None and st.mode == "" and st.path == [] and act.running() == []
 
 
 def test_a_mode_whose_tree_ended_redecides():
@@ -192,7 +192,7 @@ def test_a_mode_whose_tree_ended_redecides():
     brain.think(st, facts(score_search=0.9, score_engage=0.1), 0.2, act)
     assert st.status == FAILURE and "path blocked" in st.status_reason
     rec = brain.think(st, facts(score_search=0.9, score_engage=0.1), 0.25, act)
-    assert rec["reason"] == INVALIDATION and rec["choice"] == "engage"     # search failed: not chosen again now
+    assert rec.reason == INVALIDATION and rec.choice == "engage"     # search failed: not chosen again now
 
 
 def test_brain_state_is_plain_data():

@@ -41,8 +41,8 @@ def setup(tmp_path):
 
 
 def first_mode(world, guard, after_tick):
-    for rec in world.decisions.by_entity[guard]:
-        if rec["tick"] >= after_tick and rec["mode"]:
+    for rec in world.decisions.records("npc", guard):
+        if rec.tick >= after_tick and rec.mode:
             return rec
     return None
 
@@ -51,7 +51,7 @@ def test_a_valid_change_rebuilds_brains_and_alters_behaviour(tmp_path):
     mod, world, guard = setup(tmp_path)
     try:
         world.run(20)
-        assert world.decisions.latest(guard)["mode"] == "engage"
+        assert world.decisions.latest("npc", guard).mode == "engage"
         running = world.ledger.current(guard)
         assert running is not None and running.source == "brain"
         write_mod(mod, {"brains/guard.toml": HEAVY_COVER})
@@ -66,9 +66,9 @@ def test_a_valid_change_rebuilds_brains_and_alters_behaviour(tmp_path):
         assert not [k for k, v in world.ledger.exclusive.items() if v == running.id]      # reservations released
         world.run(5)
         rec = first_mode(world, guard, tick)
-        assert rec["mode"] == "retreat", rec["detail"]
-        retreat = next(c for c in rec["candidates"] if c["id"] == "retreat")
-        assert [p[4] for p in retreat["prefs"]] == [0.1, 0.1, 5.0]                       # the new weights
+        assert rec.mode == "retreat", rec.detail
+        retreat = rec.candidate("retreat")
+        assert [p[4] for p in retreat.prefs] == [0.1, 0.1, 5.0]                       # the new weights
     finally:
         world.close()
 
@@ -90,7 +90,7 @@ def test_an_invalid_change_keeps_the_old_content_and_says_where(tmp_path):
         assert world.content is before and world.content_changes == []
         assert esper.component_for_entity(guard, BrainState) is brain                         # the brain was not touched
         world.run(10)
-        assert world.decisions.latest(guard)["mode"] == "engage"
+        assert world.decisions.latest("npc", guard).mode == "engage"
     finally:
         world.close()
 

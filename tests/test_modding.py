@@ -25,12 +25,12 @@ def test_the_example_mod_validates_plays_and_overrides_one_field(tmp_path):
     proc = rts("match", "--mod", str(MOD), "--scenario", "overwatch", "--seed", "1", "--ticks", "900",
                "--record", str(rec), "--json")
     assert proc.returncode == 0, proc.stderr
+    from ai.records import RecordIndex
     from saves.replay import read_replay
-    replay = read_replay(rec)
-    snipers = {d["entity"] for d in replay.decisions if d.get("kind") == "npc" and
-               any(c["id"] == "snipe" for c in d["candidates"])}
+    npc = RecordIndex(read_replay(rec).decisions).all("npc")
+    snipers = {d.entity for d in npc if d.candidate("snipe") is not None}
     assert len(snipers) == 5
-    assert any(d.get("mode") == "snipe" for d in replay.decisions if d["entity"] in snipers)
+    assert any(d.mode == "snipe" for d in npc if d.entity in snipers)
 
 
 def test_graph_draws_a_brain_as_png_svg_and_dot(tmp_path):

@@ -9,7 +9,7 @@ from ai.conditions import Condition
 from ai.curves import Curve
 from ai.status import FAILURE, SUCCESS
 from ai.utility import (EMERGENCY, HELD, INVALIDATION, KEPT, NONE_ELIGIBLE, ORDINARY, Candidate,
-                        Emergency, Preference, ModeSelector, expand, score_candidate)
+                        Emergency, Preference, ModeSelector, score_candidate)
 from tests.aihelpers import direct, gate
 
 LINEAR = Curve("linear")
@@ -27,31 +27,31 @@ def facts_of(*values):
 def test_three_equal_weight_prefs_of_0_8_score_0_8_and_so_does_one():
     three = score_candidate(Candidate("c", (), prefs(0.8, 0.8, 0.8)), facts_of(0.8, 0.8, 0.8))
     one = score_candidate(Candidate("c", (), prefs(0.8)), facts_of(0.8))
-    assert three["eligible"] and one["eligible"]
-    assert three["score"] == pytest.approx(0.8, abs=1e-12)
-    assert one["score"] == pytest.approx(0.8, abs=1e-12)
+    assert three.eligible and one.eligible
+    assert three.score == pytest.approx(0.8, abs=1e-12)
+    assert one.score == pytest.approx(0.8, abs=1e-12)
     assert 0.8 ** 3 == pytest.approx(0.512)          # plain multiplication would have punished the count
 
 
 def test_no_preferences_scores_one():
-    assert score_candidate(Candidate("c"), {})["score"] == 1.0
+    assert score_candidate(Candidate("c"), {}).score == 1.0
 
 
 def test_weighted_geometric_mean():
     cand = Candidate("c", (), (Preference("a", 0, 1, LINEAR, 3.0), Preference("b", 0, 1, LINEAR, 1.0)))
-    got = score_candidate(cand, {"a": 0.5, "b": 0.9})["score"]
+    got = score_candidate(cand, {"a": 0.5, "b": 0.9}).score
     assert got == pytest.approx(math.exp((3 * math.log(0.5) + math.log(0.9)) / 4))
 
 
 def test_a_false_gate_never_scores_however_many_eps():
     cand = Candidate("shoot", (gate("has_ammo"),), prefs(1.0, 1.0))
     res = score_candidate(cand, {"has_ammo": False, **facts_of(1.0, 1.0)})
-    assert not res["eligible"] and res["score"] is None
-    assert res["prefs"] == []                           # preferences are never even read
-    assert expand(res)["gates"] == [{"gate": "has_ammo", "actual": False, "ok": False}]
+    assert not res.eligible and res.score is None
+    assert res.prefs == []                           # preferences are never even read
+    assert res.expanded()["gates"] == [{"gate": "has_ammo", "actual": False, "ok": False}]
     # a zero preference is only eps-small, never ineligible: vetoes belong in gates
     zero = score_candidate(Candidate("c", (), prefs(0.0)), facts_of(0.0))
-    assert zero["eligible"] and zero["score"] == pytest.approx(1e-6)
+    assert zero.eligible and zero.score == pytest.approx(1e-6)
     sel = ModeSelector([cand, Candidate("other", (), prefs(0.0))])
     assert sel.decide({"has_ammo": False, **facts_of(1.0, 1.0)} | {"p0": 0.0}).choice == "other"
 
@@ -59,9 +59,9 @@ def test_a_false_gate_never_scores_however_many_eps():
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
 def test_non_finite_input_is_a_diagnostic_and_ineligible(bad):
     res = score_candidate(Candidate("c", (), prefs(0.5, 0.5)), facts_of(0.5, bad))
-    assert not res["eligible"]
-    assert res["diagnostics"] and "not finite" in res["diagnostics"][0]
-    assert expand(res)["prefs"][1]["raw"] == repr(bad)
+    assert not res.eligible
+    assert res.diagnostics and "not finite" in res.diagnostics[0]
+    assert res.expanded()["prefs"][1]["raw"] == repr(bad)
 
 
 def test_bad_config_is_a_diagnostic_and_ineligible():
@@ -75,45 +75,45 @@ def test_bad_config_is_a_diagnostic_and_ineligible():
     ]
     for pref in cases:
         res = score_candidate(Candidate("c", (), (pref,)), {"p0": 0.5})
-        assert not res["eligible"] and res["diagnostics"], pref
+        assert not res.eligible and res.diagnostics, pref
     missing = score_candidate(Candidate("c", (), prefs(0.5)), {})
-    assert not missing["eligible"] and "missing" in missing["diagnostics"][0]
+    assert not missing.eligible and "missing" in missing.diagnostics[0]
     text = score_candidate(Candidate("c", (), prefs(0.5)), {"p0": "high"})
-    assert not text["eligible"] and "not a number" in text["diagnostics"][0]
+    assert not text.eligible and "not a number" in text.diagnostics[0]
 
 
 def test_overflowing_sum_is_rejected():
     huge = tuple(Preference(f"p{i}", 0.0, 1.0, LINEAR, 1e308) for i in range(3))
     res = score_candidate(Candidate("c", (), huge), facts_of(0.5, 0.5, 0.5))
-    assert not res["eligible"] and res["diagnostics"] == ["weighted sum overflowed"]
+    assert not res.eligible and res.diagnostics == ["weighted sum overflowed"]
 
 
 def test_non_finite_curve_output_is_a_diagnostic():
     odd = Curve("polynomial", {"exponent": 0.5, "shift": 0.5})   # sqrt of a negative number below 0.5
     res = score_candidate(Candidate("c", (), (Preference("x", 0, 1, odd),)), {"x": 0.2})
-    assert not res["eligible"] and "curve" in res["diagnostics"][0]
+    assert not res.eligible and "curve" in res.diagnostics[0]
 
 
 def test_out_of_range_input_is_clamped_and_curve_output_clamped():
     cand = Candidate("c", (), (Preference("d", 0.0, 10.0, Curve("linear", {"slope": 2.0})),))
     res = score_candidate(cand, {"d": 25.0})
-    pref = expand(res)["prefs"][0]
-    assert pref["norm"] == 1.0 and pref["curved"] == 2.0 and res["score"] == 1.0
+    pref = res.expanded()["prefs"][0]
+    assert pref["norm"] == 1.0 and pref["curved"] == 2.0 and res.score == 1.0
     res = score_candidate(cand, {"d": -5.0})
-    assert expand(res)["prefs"][0]["norm"] == 0.0 and res["score"] == pytest.approx(1e-6)
+    assert res.expanded()["prefs"][0]["norm"] == 0.0 and res.score == pytest.approx(1e-6)
 
 
 def test_record_shows_raw_normalised_and_curved_values():
     cand = Candidate("c", (gate("ok"),), (Preference("d", 0.0, 20.0, Curve("linear", {"slope": -1, "intercept": 1})),))
     res = score_candidate(cand, {"ok": True, "d": 5.0})
-    assert expand(res)["prefs"] == [{"input": "d", "raw": 5.0, "norm": 0.25, "curved": 0.75, "weight": 1.0}]
-    assert res["score"] == pytest.approx(0.75)
+    assert res.expanded()["prefs"] == [{"input": "d", "raw": 5.0, "norm": 0.25, "curved": 0.75, "weight": 1.0}]
+    assert res.score == pytest.approx(0.75)
 
 
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6), st.lists(st.floats(0.01, 100.0), min_size=6, max_size=6))
 def test_score_is_between_min_and_max_preference(values, weights):
     cand = Candidate("c", (), tuple(Preference(f"p{i}", 0, 1, LINEAR, w) for i, w in zip(range(len(values)), weights)))
-    s = score_candidate(cand, facts_of(*values))["score"]
+    s = score_candidate(cand, facts_of(*values)).score
     lo = max(min(values), 1e-6)
     assert lo * (1 - 1e-9) <= s <= max(max(values), 1e-6) * (1 + 1e-9)
 
@@ -235,8 +235,12 @@ def test_nothing_eligible_is_idle():
 
 def test_decision_record_is_plain_data():
     import msgpack
+    from ai.records import NpcDecision, from_wire
     sel = ModeSelector([ENGAGE, direct("search", gates=[gate("lost")])])
-    rec = sel.decide({"lost": False, "score_engage": math.nan, "score_search": 0.3}).record(tick=4)
-    assert msgpack.unpackb(msgpack.packb(rec)) == json.loads(json.dumps(rec))
-    engage = next(c for c in rec["candidates"] if c["id"] == "engage")
-    assert engage["eligible"] is False and engage["diagnostics"]
+    d = sel.decide({"lost": False, "score_engage": math.nan, "score_search": 0.3})
+    rec = NpcDecision(tick=4, entity=9, choice=d.choice, reason=d.reason, detail=d.detail, candidates=d.candidates)
+    wire = rec.to_wire()
+    assert msgpack.unpackb(msgpack.packb(wire)) == json.loads(json.dumps(wire))
+    assert from_wire(msgpack.unpackb(msgpack.packb(wire))) == rec          # what a replay reads back is the record
+    engage = rec.candidate("engage")
+    assert engage.eligible is False and engage.diagnostics

@@ -133,11 +133,11 @@ def test_control_groups_attack_move_and_stop_from_the_keyboard(window):
 def test_inspector_shows_the_mind_of_a_clicked_enemy(window):
     import arcade
     import esper
-    from components import Brain, Team
+    from components import BrainState, Team
     window.clock.speed = 8.0
     frames(window, 60)
     window.world.activate()
-    enemy = min(e for e, _b in esper.get_component(Brain) if esper.component_for_entity(e, Team).team == 1)
+    enemy = min(e for e, _b in esper.get_component(BrainState) if esper.component_for_entity(e, Team).team == 1)
     (ex, ey), = positions(window, [enemy]).values()
     window.scene.centre_on(ex, ey)
     frames(window, 1)

@@ -144,28 +144,29 @@ def cmd_replay(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    from ai.records import RecordIndex
     from game.app import explain as ex
     from saves.replay import seek
     replay, content = _open_replay(args)
-    index = ex.RecordIndex(replay.decisions)
+    index = RecordIndex(replay.decisions, f"{args.file}: decisions")
     if args.tick > replay.end_state_tick:
         raise CliError(f"--tick {args.tick} is past the end of the replay (tick {replay.end_state_tick})")
     if args.commander is not None:
-        rec = index.commander(args.commander, args.tick)
+        rec = index.at("commander", args.commander, args.tick)
         if rec is None:
             raise CliError(f"team {args.commander} has no commander decision at or before tick {args.tick}")
         if args.json:
-            print(json.dumps(rec, sort_keys=True))
+            print(json.dumps(rec.to_wire(), sort_keys=True))
         else:
             print("\n".join(ex.commander_lines(rec)))
         return 0
-    rec = index.at(args.entity, args.tick)
+    rec = index.at("npc", args.entity, args.tick)
     if rec is None:
-        npcs = sorted(e for e in index.by_entity if e > 0)
-        if args.entity not in index.by_entity:
+        npcs = index.keys("npc")
+        first = index.first_tick("npc", args.entity)
+        if first is None:
             hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
             raise CliError(f"entity {args.entity} never made a decision ({hint})")
-        first = index.by_entity[args.entity][0]["tick"]
         raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
                        f"{first})")
     world = seek(replay, content, args.tick, force=args.force)
@@ -184,8 +185,8 @@ def cmd_explain(args) -> int:
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return 0
-    if rec["tick"] != args.tick:
-        print(f"(the last decision at or before tick {args.tick} was made at tick {rec['tick']})")
+    if rec.tick != args.tick:
+        print(f"(the last decision at or before tick {args.tick} was made at tick {rec.tick})")
     for line in ex.lines(out):
         print(line)
     if unit is not None:
@@ -472,12 +473,16 @@ def main(argv: list[str] | None = None) -> int:
     from content.loader import ContentError
     from game.app.process import tune_gc
     tune_gc()
+    from ai.records import RecordError
     from saves.container import SaveError
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (ContentError, SaveError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except RecordError as exc:                   # a replay's decision record that does not fit its kind
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except CliError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import esper
 
+from ai.records import RecordIndex
 from components import Health, Team
 from saves.replay import apply_requests, world_at_keyframe
 
@@ -48,16 +49,16 @@ def collect(replay, content, force: bool = False) -> dict:
         summary = world.summary()
     finally:
         world.close()
-    decisions = [r for r in replay.decisions if r.get("kind") == "commander"]
+    decisions = RecordIndex(replay.decisions, f"{replay.path}: decisions").all("commander")
     changes = set()
     last: dict = {}
     for r in decisions:
-        orders = {(o[0], o[1], o[2]) for o in r.get("orders", [])}
-        if orders != last.get(r["team"]):
-            changes.add((r["team"], r["tick"]))
-        last[r["team"]] = orders
+        orders = {tuple(o) for o in r.orders}
+        if orders != last.get(r.team):
+            changes.add((r.team, r.tick))
+        last[r.team] = orders
     return {"teams": teams, "colors": colors, "series": series, "deaths": deaths, "hz": world.hz,
-            "commanders": [(r["team"], r["tick"], (r["team"], r["tick"]) in changes) for r in decisions],
+            "commanders": [(r.team, r.tick, (r.team, r.tick) in changes) for r in decisions],
             "profiles": list(replay.header.get("commanders", [])), "summary": summary,
             "scenario": replay.header.get("scenario"), "seed": replay.header.get("seed")}
 

@@ -12,6 +12,7 @@ import textwrap
 
 import arcade
 
+from ai.records import CommanderDecision
 from game.app.views import palette
 
 WIDTH = 340
@@ -31,7 +32,9 @@ class InspectorPanel:
         t.color = color
         t.draw()
 
-    def draw(self, title: str, explanation: dict | None, commander: dict | None = None) -> None:
+    def draw(self, title: str, explanation: dict | None, commander: CommanderDecision | None = None) -> None:
+        """``explanation``: ``game.app.explain.explain`` of the NPC's record; ``commander``: its team's latest
+        commander record."""
         w, h = self.window.width, self.window.height
         left = w - WIDTH
         arcade.draw_lrbt_rectangle_filled(left, w, 0, h, palette.PANEL)
@@ -84,27 +87,29 @@ class InspectorPanel:
             y -= LINE
             if i >= len(self.texts) - 8:
                 break
-        plan = e.get("plan")
-        if plan and plan.get("steps"):
+        plan = e["plan"]
+        if plan and plan["steps"]:
             y -= 6
             steps = plan["steps"]
-            idx = plan.get("index", 0)
-            self._text(i, f"plan {plan['mode']} {plan['goal']} ({plan.get('status')})", left + 10, y, palette.SELECT)
+            self._text(i, f"plan {plan['mode']} {plan['goal']} ({plan['status']})", left + 10, y, palette.SELECT)
             i += 1
             y -= LINE
-            step = steps[idx] if idx < len(steps) else "done"
-            state = plan.get("action_state")
-            ledger = f"#{plan.get('action')} {state[0]}" if state else (f"#{plan['action']}" if plan.get("action") else "")
-            self._text(i, _clip(f"step {idx + 1}/{len(steps)} {step} {ledger}", 44), left + 10, y)
+            if plan["step"] is not None:
+                state = plan["action_state"]
+                ledger = f"#{plan['action']} {state[0]}" if state else (f"#{plan['action']}" if plan["action"] else "")
+                line = f"step {plan['index'] + 1}/{len(steps)} {plan['step']} {ledger}"
+            else:
+                line = f"all {len(steps)} steps done"
+            self._text(i, _clip(line, 44), left + 10, y)
             i += 1
             y -= LINE
         if commander:
             y -= 6
-            self._text(i, f"commander ({commander['algorithm']}, value {commander['value']:.2f})", left + 10, y,
+            self._text(i, f"commander ({commander.algorithm}, value {commander.value:.2f})", left + 10, y,
                        palette.SELECT)
             i += 1
             y -= LINE
-            for squad, kind, region in commander.get("orders", [])[:4]:
+            for squad, kind, region in commander.orders[:4]:
                 self._text(i, f"squad {squad}: {kind} region {region}", left + 10, y, palette.DIM)
                 i += 1
                 y -= LINE

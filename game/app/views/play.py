@@ -242,11 +242,11 @@ class PlayWindow(arcade.Window):
             explanation = None
         else:
             team = esper.component_for_entity(eid, Team).team if esper.entity_exists(eid) else None
-            record = world.decisions.latest(eid)
+            record = world.decisions.latest("npc", eid)
             explanation = None if record is None else ex.explain(record, lambda aid: _ledger_state(world, aid))
             title = f"entity {eid}" + ("" if record is not None else " (no brain)")
             if team is not None:
-                commander = world.decisions.latest(-(team + 1))
+                commander = world.decisions.latest("commander", team)
         self.inspector.draw(title, explanation, commander)
 
     def _draw_end(self) -> None:

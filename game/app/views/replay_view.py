@@ -13,6 +13,7 @@ from __future__ import annotations
 import arcade
 import esper
 
+from ai.records import RecordIndex
 from components import Team
 from game.app import explain as ex
 from game.loop import FixedStepClock
@@ -32,7 +33,8 @@ class ReplayWindow(arcade.Window):
         self.content = content
         self.replay = replay
         self.force = force
-        self.index = ex.RecordIndex(replay.decisions)
+        self.index = RecordIndex(replay.decisions, f"{replay.path}: decisions")
+        self.commander_ticks = self.index.ticks("commander")
         self.start_tick = replay.start_tick
         self.end_tick = replay.end_state_tick
         self.world = seek(replay, content, self.start_tick, force=force)
@@ -111,8 +113,8 @@ class ReplayWindow(arcade.Window):
         for k in self.replay.keyframes:                            # keyframes as ticks on the bar
             kx = x + w * (k - self.start_tick) / span
             arcade.draw_line(kx, y, kx, y + h, palette.DIM, 1)
-        for rec in self.index.by_entity.get(-1, []) + self.index.by_entity.get(-2, []):
-            mx = x + w * (rec["tick"] - self.start_tick) / span        # commander decisions
+        for tick in self.commander_ticks:                               # every team's commander decisions
+            mx = x + w * (tick - self.start_tick) / span
             arcade.draw_line(mx, y + h, mx, y + h + 4, palette.SELECT, 1)
         self.scene.draw_minimap()
         if self.show_inspector:
@@ -124,11 +126,11 @@ class ReplayWindow(arcade.Window):
         if eid is None:
             self.inspector.draw("inspector: click a unit", None)
             return
-        record = self.index.at(eid, world.tick)
+        record = self.index.at("npc", eid, world.tick)
         explanation = None if record is None else ex.explain(record, lambda aid: _ledger_state(world, aid))
         team = esper.component_for_entity(eid, Team).team if esper.entity_exists(eid) else None
-        commander = self.index.commander(team, world.tick) if team is not None else None
-        title = f"entity {eid}  (recorded at tick {record['tick']})" if record else f"entity {eid}"
+        commander = self.index.at("commander", team, world.tick) if team is not None else None
+        title = f"entity {eid}  (recorded at tick {record.tick})" if record else f"entity {eid}"
         self.inspector.draw(title, explanation, commander)
 
     # -- input ---------------------------------------------------------------------------------------------------
