@@ -260,7 +260,7 @@ def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
     out = []
     expected = world_parts("replay", expected)
     actual = world_parts("replay", actual)
-    exp_c, act_c = expected["components"], actual["components"]
+    exp_c, act_c = expected.components, actual.components
 
     def by_entity(cols):
         table = {}
@@ -283,9 +283,11 @@ def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
         if len(out) >= limit:
             out.append("...")
             break
-    if expected.get("rng") != actual.get("rng"):
+    if expected.rng != actual.rng:
         out.append("the RNG state differs")
-    if expected.get("ledger") != actual.get("ledger"):
+    if expected.walkable != actual.walkable:
+        out.append("the nav grid (doors) differs")
+    if expected.ledger != actual.ledger:
         out.append("the ledger's active actions differ")
     return out
 

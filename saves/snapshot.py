@@ -11,13 +11,12 @@ import os
 import tempfile
 
 import esper
-import msgpack
 
-from components import DECIDER_REGISTRY, Door
+from components import DECIDER_REGISTRY
 from components.columns import decode_columns
 from game import GAME_VERSION
-from game.ledger import ledger_restore
-from game.synchash import component_columns, hash_bytes, sync_hash, world_state
+from game.state import WorldState, capture, component_columns, restore
+from game.synchash import hash_bytes, sync_hash
 from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
@@ -32,7 +31,7 @@ def decider_state(world) -> dict:
 def snapshot_state(world) -> dict:
     """Snapshot metadata plus ``world``: the msgpack bytes of exactly what the sync hash covers (and, beside it,
     the deciders' state)."""
-    blob = msgpack.packb(world_state(world), use_bin_type=True)
+    blob = capture(world).pack()
     return {
         "format": SNAPSHOT_VERSION,
         "game": GAME_VERSION,
@@ -51,19 +50,13 @@ def snapshot_state(world) -> dict:
     }
 
 
-WORLD_PARTS = ("tick", "rng", "last_entity", "walkable", "components", "ledger")
-
-
-def world_parts(path, state: dict) -> dict:
-    """Decode a snapshot's ``world`` bytes into its named parts (type-checked)."""
+def world_parts(path, state: dict) -> WorldState:
+    """Decode a snapshot's ``world`` bytes into the canonical world state (game/state.py), type-checked."""
     blob = expect(path, state.get("world"), bytes, "world")
-    inner = unpack_body(path, b"W", blob)
-    if not isinstance(inner, list) or len(inner) != len(WORLD_PARTS):
-        raise SaveError(path, "world state is malformed")
-    parts = dict(zip(WORLD_PARTS, inner))
-    expect(path, parts["components"], dict, "components")
-    expect(path, parts["rng"], list, "rng")
-    return parts
+    try:
+        return WorldState.from_list(unpack_body(path, b"W", blob))
+    except ValueError as exc:
+        raise SaveError(path, str(exc)) from None
 
 
 def encode_snapshot(world) -> bytes:
@@ -127,46 +120,14 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
                   commanders=dict(enumerate(commanders)))
     try:
         parts = world_parts(path, state)
-        world.tick = _int(path, parts["tick"], "tick")
         world.max_ticks = _int(path, state.get("max_ticks"), "max_ticks")
         world.over = expect(path, state.get("over"), bool, "over")
         winner = _int(path, state.get("winner"), "winner")
         world.winner = None if winner < 0 else winner
-        rng = parts["rng"]
         try:
-            _name, s_hex, inc_hex, has32, uint = rng
-            world.rng.bit_generator.state = {
-                "bit_generator": "PCG64", "state": {"state": int(s_hex, 16), "inc": int(inc_hex, 16)},
-                "has_uint32": int(has32), "uinteger": int(uint)}
-        except (ValueError, TypeError, KeyError):
-            raise SaveError(path, "rng state is malformed") from None
-        comps = parts["components"]
-        by_entity: dict[int, list] = {}
-        for name, column in comps.items():
-            try:
-                decoded = decode_columns(name, column)
-            except (TypeError, ValueError) as exc:
-                raise SaveError(path, f"component {name}: {exc}") from None
-            for eid, comp in decoded:
-                if eid < 1:
-                    raise SaveError(path, f"component '{name}' has a bad entity id")
-                by_entity.setdefault(eid, []).append(comp)
-        last = _int(path, parts["last_entity"], "last_entity")
-        if by_entity and max(by_entity) > last:
-            raise SaveError(path, "an entity id is above last_entity")
-        if last > 10_000_000:
-            raise SaveError(path, "last_entity is absurdly large")
-        for eid in sorted(by_entity):
-            world.restore_entity(eid, by_entity[eid])
-        world.advance_entity_counter(last)
-        for _eid, door in esper.get_component(Door):
-            if not world.nav.in_bounds(door.tx, door.ty):
-                raise SaveError(path, "a door lies outside the map")
-            world.nav.set_door(door.tx, door.ty, door.state)
-        try:
-            ledger_restore(world.ledger, parts["ledger"])
+            restore(world, parts)
         except ValueError as exc:
-            raise SaveError(path, f"ledger: {exc}") from None
+            raise SaveError(path, str(exc)) from None
         _restore_deciders(path, world, state.get("deciders"))
         if check_hash:
             saved = state.get("sync_hash")

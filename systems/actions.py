@@ -18,6 +18,7 @@ import esper
 
 from components import Ammo, Door, Health, Inventory, Mover, Pickup, Position, SquadOrder, Team, Weapon
 from game.ledger import CONFIRMED, FAILED, STARTED, Action
+from systems.base import System
 
 ARRIVE = 0.15          # tiles: close enough to a waypoint goal
 REPATH_TICKS = 15      # how often a chase re-plans its route
@@ -515,10 +516,10 @@ def build_executors() -> dict:
     }
 
 
-class ActionSystem(esper.Processor):
+class ActionSystem(System):
     """Advance every started action one tick, lowest action id first."""
 
-    def process(self, world):
+    def run(self, world):
         ledger = world.ledger
         for action in ledger.active_sorted():
             if action.state != STARTED:

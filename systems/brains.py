@@ -20,6 +20,7 @@ import esper
 from ai.status import RUNNING
 from components import BrainState, Controller
 from game.ledger import OUTCOME, TERMINAL
+from systems.base import Decider
 
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
 
@@ -52,10 +53,8 @@ class LedgerActuator:
         return self.world.perception.targets(self.eid, kind)
 
 
-class BrainSystem(esper.Processor):
-    def process(self, world):
-        if not world.deciders_enabled:
-            return
+class BrainSystem(Decider):
+    def run(self, world):
         tick = world.tick
         now = tick * world.dt
         brains = world.content.brains
@@ -79,12 +78,10 @@ class BrainSystem(esper.Processor):
             log.add(rec)
 
 
-class BrainInboxSystem(esper.Processor):
+class BrainInboxSystem(Decider):
     """End of the tick: the ends of brains' ledger actions go to their inboxes."""
 
-    def process(self, world):
-        if not world.deciders_enabled:
-            return
+    def run(self, world):
         ledger = world.ledger
         tick = world.tick
         for aid, state, reason in ledger.events:

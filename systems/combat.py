@@ -11,12 +11,13 @@ import math
 import esper
 
 from components import Ammo, Health, Position, Weapon
+from systems.base import System
 
 COVER_FACTOR = 0.5
 
 
-class CombatSystem(esper.Processor):
-    def process(self, world):
+class CombatSystem(System):
+    def run(self, world):
         nav = world.nav
         rng = world.rng
         for _eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):

@@ -26,6 +26,7 @@ from ai import tactics
 from ai.records import CommanderDecision
 from components import Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 from content.loader import WALKABLE_TILES
+from systems.base import Decider
 
 KIND_OF = {tactics.HOLD: "hold", tactics.ATTACK: "attack", tactics.MOVE: "move"}
 REGION_SEED = 1            # the map's cut does not depend on the match seed
@@ -78,10 +79,8 @@ def abstract(world, regs: region_cut.Regions):
     return adjacency, specs, tactics.new_state(regions_now, hps), keys
 
 
-class CommanderSystem(esper.Processor):
-    def process(self, world):
-        if not world.deciders_enabled:
-            return
+class CommanderSystem(Decider):
+    def run(self, world):
         profiles = world.content.commanders
         for team, name in enumerate(world.commanders):
             profile = profiles.get(name) if name else None

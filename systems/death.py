@@ -9,10 +9,11 @@ from __future__ import annotations
 import esper
 
 from components import Health
+from systems.base import System
 
 
-class DeathSystem(esper.Processor):
-    def process(self, world):
+class DeathSystem(System):
+    def run(self, world):
         dead = sorted(eid for eid, health in esper.get_component(Health) if health.hp <= 0.0)
         for eid in dead:
             world.ledger.actor_gone(world, eid)

@@ -1,9 +1,9 @@
 """The ledger's point in the tick: accept or reject submissions, apply cancels, start actions, time out."""
 from __future__ import annotations
 
-import esper
+from systems.base import System
 
 
-class LedgerSystem(esper.Processor):
-    def process(self, world):
+class LedgerSystem(System):
+    def run(self, world):
         world.ledger.process(world)

@@ -6,10 +6,11 @@ import math
 import esper
 
 from components import Mover, Position
+from systems.base import System
 
 
-class MovementSystem(esper.Processor):
-    def process(self, world):
+class MovementSystem(System):
+    def run(self, world):
         dt = world.dt
         for _eid, (pos, mover) in esper.get_components(Position, Mover):
             if not mover.moving:

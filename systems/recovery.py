@@ -9,13 +9,14 @@ from __future__ import annotations
 import esper
 
 from components import Health, Position
+from systems.base import System
 
 RESPITE = 4 * 30       # ticks without damage before recovery starts
 RATE = 3.0             # hit points per second
 
 
-class RecoverySystem(esper.Processor):
-    def process(self, world):
+class RecoverySystem(System):
+    def run(self, world):
         nav = world.nav
         gain = RATE * world.dt
         tick = world.tick

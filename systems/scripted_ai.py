@@ -14,15 +14,14 @@ import math
 import esper
 
 from components import Ammo, Controller, Pickup, Position, Team, Weapon
+from systems.base import Decider
 
 PERIOD = 10
 SWITCH_RATIO = 0.6   # retarget when a new enemy is this much closer than the current target
 
 
-class ScriptedAISystem(esper.Processor):
-    def process(self, world):
-        if not world.deciders_enabled:
-            return
+class ScriptedAISystem(Decider):
+    def run(self, world):
         tick = world.tick
         ledger = world.ledger
         thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo, Weapon)

@@ -1,0 +1,128 @@
+"""The canonical world state, laid out once: what the sync hash covers and exactly what a snapshot stores.
+
+``WorldState`` names the parts in their one order (the order is part of every sync hash and every save:
+changing it moves every pinned hash). ``capture`` reads them off a running world, ``pack`` turns them into the
+bytes the sync hash digests and a snapshot keeps, ``from_list`` reads the unpacked list back (type-checked;
+the snapshot reader unpacks the bytes with its own guards), and ``restore`` puts them into a fresh world. So a loaded snapshot hashes equal by construction, and the check on
+load catches any restoration bug. Adding world state (say, the teams' stockpiles) is one field here with its
+capture and restore lines, in the commit that says the hashes move.
+
+Decider state (brains, memories, team intel) is *not* here: it is saved beside this (saves/snapshot.py) but not
+hashed, because replays re-run the world with every decider off (see ARCHITECTURE.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import esper
+import msgpack
+
+from components import REGISTRY, Door
+from components.columns import decode_columns, encode_columns
+from game.ledger import ledger_restore
+
+#: the most entities a restored world may claim to have created (a bound on the id-replay loop)
+MAX_ENTITY_ID = 10_000_000
+
+
+@dataclass
+class WorldState:
+    """Everything that decides the next tick, in canonical order (field order = wire order)."""
+    tick: int
+    rng: list            # PCG64 state: [name, state hex, inc hex, has_uint32, uinteger]
+    last_entity: int     # the highest entity id handed out (the next one is last_entity + 1)
+    walkable: bytes      # the nav grid, one byte per tile: the map's walls plus the doors as they stand now
+    components: dict     # component name -> its column encoding (components/columns.py), entities ascending
+    ledger: list         # Ledger.state_rows(): next id, active actions, queued requests
+
+    def pack(self) -> bytes:
+        """The canonical bytes: what the sync hash digests and what a snapshot stores."""
+        return msgpack.packb(list(astuple_shallow(self)), use_bin_type=True)
+
+    @classmethod
+    def from_list(cls, parts) -> "WorldState":
+        """The inverse of ``pack``'s list; ValueError names the part that does not fit."""
+        names = [f.name for f in fields(cls)]
+        if not isinstance(parts, list) or len(parts) != len(names):
+            raise ValueError(f"world state should have {len(names)} parts ({', '.join(names)})")
+        state = cls(*parts)
+        for name, kind in (("tick", int), ("rng", list), ("last_entity", int), ("walkable", bytes),
+                           ("components", dict), ("ledger", list)):
+            value = getattr(state, name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"world state part '{name}' should be {kind.__name__}")
+        return state
+
+
+def astuple_shallow(state: WorldState) -> tuple:
+    """The parts in field order, without copying them (``dataclasses.astuple`` deep-copies)."""
+    return tuple(getattr(state, f.name) for f in fields(state))
+
+
+def rng_state(rng) -> list:
+    st = rng.bit_generator.state
+    inner = st["state"]
+    return [st["bit_generator"], hex(inner["state"]), hex(inner["inc"]), int(st["has_uint32"]), int(st["uinteger"])]
+
+
+def component_columns(world, registry: dict = REGISTRY) -> dict[str, list]:
+    """Per component type (by registry name, sorted): its column encoding; types with no entity are left out."""
+    world.activate()
+    columns = {}
+    for name in sorted(registry):
+        items = sorted(esper.get_component(registry[name]))
+        if items:
+            columns[name] = encode_columns(registry[name], items)
+    return columns
+
+
+def capture(world) -> WorldState:
+    """The world's state now."""
+    return WorldState(world.tick, rng_state(world.rng), world.last_entity, world.nav.walkable_bits(),
+                      component_columns(world), world.ledger.state_rows())
+
+
+def restore(world, state: WorldState) -> None:
+    """Put ``state`` into ``world`` (made with ``populate=False``). ValueError names what does not fit.
+
+    Order matters: entities first (their ids replayed in ascending order), then the doors' effect on the nav
+    grid (the walkable part is derived from the map and the Door components, not copied; the sync-hash check
+    after loading compares it), then the ledger, whose actions name those entities.
+    """
+    world.tick = state.tick
+    try:
+        _name, s_hex, inc_hex, has32, uint = state.rng
+        world.rng.bit_generator.state = {
+            "bit_generator": "PCG64", "state": {"state": int(s_hex, 16), "inc": int(inc_hex, 16)},
+            "has_uint32": int(has32), "uinteger": int(uint)}
+    except (ValueError, TypeError, KeyError, OverflowError):
+        raise ValueError("rng state is malformed") from None
+    by_entity: dict[int, list] = {}
+    for name, column in state.components.items():
+        try:
+            decoded = decode_columns(name, column)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"component {name}: {exc}") from None
+        for eid, comp in decoded:
+            if eid < 1:
+                raise ValueError(f"component '{name}' has a bad entity id")
+            by_entity.setdefault(eid, []).append(comp)
+    last = state.last_entity
+    if last > MAX_ENTITY_ID:
+        raise ValueError("last_entity is absurdly large")
+    if by_entity and max(by_entity) > last:
+        raise ValueError("an entity id is above last_entity")
+    for eid in sorted(by_entity):
+        world.restore_entity(eid, by_entity[eid])
+    world.advance_entity_counter(last)
+    for _eid, door in esper.get_component(Door):
+        if not world.nav.in_bounds(door.tx, door.ty):
+            raise ValueError("a door lies outside the map")
+        world.nav.set_door(door.tx, door.ty, door.state)
+    try:
+        ledger_restore(world.ledger, state.ledger)
+    except ValueError as exc:
+        raise ValueError(f"ledger: {exc}") from None
+
+
+__all__ = ["WorldState", "capture", "restore", "rng_state", "component_columns", "MAX_ENTITY_ID"]
