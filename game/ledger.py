@@ -10,10 +10,26 @@ host processes those requests at one point of the tick:
 
 Exactly one terminal state per accepted action. Each active action holds the
 reservations its executor asked for (a door, a pickup, a cover slot, a
-target); every terminal transition releases exactly those. A cancel takes
-effect before any later effect can happen, and executors apply their effects
-only while the action is still started, so a cancelled action never has its
-effect afterwards.
+target, an amount of the team's stockpile); every terminal transition releases
+exactly those. A cancel takes effect before any later effect can happen, and
+executors apply their effects only while the action is still started, so a
+cancelled action never has its effect afterwards.
+
+**Lanes.** An actor's actions run in lanes named by their executor (``lane``,
+default "act"). A lane holds one action (``queue = 1``): accepting a new one
+supersedes the old, so a unit does one thing at a time. A lane may instead be a
+queue (``queue = 5`` for a building's production): new actions wait behind the
+first, a full queue refuses, and only the front may start. An accepted action
+starts in the tick it is accepted when it is its lane's front and its executor
+is ``ready`` (production waits while the team is at its population cap); else
+it stays accepted, holding its reservations, until it is.
+
+**Reservations** are rows ``[resource..., mode]``: ``True`` holds the resource
+exclusively, ``False`` shares it (every attacker of one target), and a whole
+number ``n > 0`` holds ``n`` units of a pool (the team's stockpile, the gathering
+slots of a field) whose size the executor checks against ``held(resource)``.
+An executor may release one of its action's reservations early (a production
+pays its cost when it starts: the held amount becomes spent).
 
 Every request processed in a tick is appended to ``tick_log`` so a recorder can
 write it into a replay; re-applying the same requests at the same ticks
@@ -74,7 +90,10 @@ class Action:
 
 
 class Executor(Protocol):
-    """How the host carries out one action kind (see systems/actions.py)."""
+    """How the host carries out one action kind (see systems/actions.py).
+
+    Optional attributes the ledger reads with defaults: ``lane`` ("act"), ``queue`` (1) and ``ready(world,
+    action) -> bool`` (True): see the module docstring."""
     default_timeout: int
 
     def check(self, world, action: Action) -> str | None:
@@ -101,12 +120,14 @@ class Ledger:
         self.executors = executors
         self.next_id = 1
         self.actions: dict[int, Action] = {}          # recent and active, by id
-        self.active_by_actor: dict[int, int] = {}     # actor -> its one active action
+        self.lanes: dict[tuple[int, str], list[int]] = {}   # (actor, lane) -> its active actions, front first
         self.exclusive: dict[tuple, int] = {}         # resource -> holding action id
         self.shared: dict[tuple, set[int]] = {}       # resource -> holding action ids
+        self.held: dict[tuple, int] = {}              # pool -> units held by active actions
         self.queue: list[tuple] = []                  # requests not yet processed
         self.tick_log: list[list] = []                # requests processed this tick (for replays)
         self.events: list[tuple[int, str, str]] = []  # (action id, new state, reason) this tick
+        self._fronts: set[int] = set()                # accepted actions at the front of their lane, not started
 
     # -- deciders' side --------------------------------------------------------
     def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
@@ -126,9 +147,23 @@ class Ledger:
     def get(self, action_id: int) -> Action | None:
         return self.actions.get(action_id)
 
-    def current(self, actor: int) -> Action | None:
-        aid = self.active_by_actor.get(actor)
-        return self.actions[aid] if aid is not None else None
+    def current(self, actor: int, lane: str = "act") -> Action | None:
+        """The front action of the actor's lane (a unit's one action), or None."""
+        ids = self.lanes.get((actor, lane))
+        return self.actions[ids[0]] if ids else None
+
+    def queue_of(self, actor: int, lane: str) -> list[Action]:
+        """Every active action of the actor's lane, front first (a building's production queue)."""
+        return [self.actions[aid] for aid in self.lanes.get((actor, lane), ())]
+
+    def held_amount(self, pool: tuple) -> int:
+        """How many units of a pool (say ``("stock", team)``) active actions hold."""
+        return self.held.get(pool, 0)
+
+    def lane_of(self, action: Action) -> tuple[str, int]:
+        """(lane name, queue length) of the action's kind."""
+        executor = self.executors[action.kind]
+        return getattr(executor, "lane", "act"), getattr(executor, "queue", 1)
 
     # -- host side ------------------------------------------------------------
     def process(self, world) -> None:
@@ -136,7 +171,6 @@ class Ledger:
         self.tick_log = []
         self.events = []
         queue, self.queue = self.queue, []
-        accepted: list[Action] = []
         for request in queue:
             if request[0] == "cancel":
                 _, aid, reason = request
@@ -148,19 +182,27 @@ class Ledger:
             action = self.actions[request[1]]
             self.tick_log.append(["submit", action.id, action.kind, action.actor, action.target,
                                   action.params, action.source, action.timeout])
-            if self._accept(world, action):
-                accepted.append(action)
-        for action in accepted:
+            self._accept(world, action)
+        # start every accepted lane front (this tick's acceptances and queued ones now at the front), lowest id
+        # first; a front whose executor is not ready stays accepted and is tried again next tick
+        for aid in sorted(self._fronts):
+            action = self.actions[aid]
             if action.state != ACCEPTED:
-                continue  # superseded or cancelled in the same tick
-            reason = self.executors[action.kind].check(world, action)
+                self._fronts.discard(aid)
+                continue
+            executor = self.executors[action.kind]
+            ready = getattr(executor, "ready", None)
+            if ready is not None and not ready(world, action):
+                continue
+            self._fronts.discard(aid)
+            reason = executor.check(world, action)
             if reason:
                 self._finish(world, action, FAILED, reason)
                 continue
             action.state = STARTED
             action.start_tick = world.tick
             self.events.append((action.id, STARTED, ""))
-            self.executors[action.kind].start(world, action)
+            executor.start(world, action)
         for action in self.active_sorted():
             if action.state != STARTED:
                 continue
@@ -179,16 +221,25 @@ class Ledger:
             self._reject(world, action, reason)
             return False
         wanted = [tuple(r) for r in executor.reservations(world, action)]
-        previous = self.current(action.actor)
+        lane, queue = self.lane_of(action)
+        lane_ids = self.lanes.get((action.actor, lane), ())
+        previous = None
+        if queue == 1:
+            previous = self.current(action.actor, lane)
+        elif len(lane_ids) >= queue:
+            self._reject(world, action, f"the {lane} queue is full ({queue})")
+            return False
         prev_id = previous.id if previous is not None else None
         for res in wanted:
-            key, exclusive = res[:-1], res[-1]
+            key, mode = res[:-1], res[-1]
+            if type(mode) is not bool:
+                continue                      # a pool amount: the executor's check compared it with held_amount
             owner = self.exclusive.get(key)
             holders = set(self.shared.get(key, ()))
             if owner is not None:
                 holders.add(owner)
             holders.discard(prev_id)
-            if holders and (exclusive or (owner is not None and owner != prev_id)):
+            if holders and (mode or (owner is not None and owner != prev_id)):
                 self._reject(world, action, f"{'/'.join(map(str, key))} is reserved by action {min(holders)}")
                 return False
         if previous is not None:
@@ -200,14 +251,47 @@ class Ledger:
         return True
 
     def _hold(self, action: Action) -> None:
-        """Make ``action`` the actor's active action and register its reservations."""
-        self.active_by_actor[action.actor] = action.id
+        """Put ``action`` at the back of its lane and register its reservations."""
+        ids = self.lanes.setdefault((action.actor, self.lane_of(action)[0]), [])
+        ids.append(action.id)
+        if len(ids) == 1 and action.state == ACCEPTED:
+            self._fronts.add(action.id)
         for res in action.reservations:
-            key = tuple(res[:-1])
-            if res[-1]:
+            key, mode = tuple(res[:-1]), res[-1]
+            if type(mode) is not bool:
+                self.held[key] = self.held.get(key, 0) + mode
+            elif mode:
                 self.exclusive[key] = action.id
             else:
                 self.shared.setdefault(key, set()).add(action.id)
+
+    def _unhold(self, action: Action, res) -> None:
+        key, mode = tuple(res[:-1]), res[-1]
+        if type(mode) is not bool:
+            left = self.held.get(key, 0) - mode
+            if left > 0:
+                self.held[key] = left
+            else:
+                self.held.pop(key, None)
+        elif mode:
+            if self.exclusive.get(key) == action.id:
+                del self.exclusive[key]
+        else:
+            holders = self.shared.get(key)
+            if holders is not None:
+                holders.discard(action.id)
+                if not holders:
+                    del self.shared[key]
+
+    def release(self, action: Action, resource: tuple) -> bool:
+        """Release one reservation of an active action early (e.g. a held amount has now been spent).
+        Returns whether it held one on ``resource``."""
+        for i, res in enumerate(action.reservations):
+            if tuple(res[:-1]) == tuple(resource):
+                self._unhold(action, res)
+                del action.reservations[i]
+                return True
+        return False
 
     def _reject(self, world, action: Action, reason: str) -> None:
         action.state = REJECTED
@@ -223,18 +307,16 @@ class Ledger:
         action.reason = reason
         action.end_tick = world.tick
         for res in action.reservations:
-            key = tuple(res[:-1])
-            if res[-1]:
-                if self.exclusive.get(key) == action.id:
-                    del self.exclusive[key]
-            else:
-                holders = self.shared.get(key)
-                if holders is not None:
-                    holders.discard(action.id)
-                    if not holders:
-                        del self.shared[key]
-        if self.active_by_actor.get(action.actor) == action.id:
-            del self.active_by_actor[action.actor]
+            self._unhold(action, res)
+        self._fronts.discard(action.id)
+        lane_key = (action.actor, self.lane_of(action)[0])
+        ids = self.lanes.get(lane_key)
+        if ids is not None and action.id in ids:
+            ids.remove(action.id)
+            if not ids:
+                del self.lanes[lane_key]
+            elif self.actions[ids[0]].state == ACCEPTED:
+                self._fronts.add(ids[0])      # the next in the queue starts when the ledger next processes
         self.events.append((action.id, state, reason))
         if was_started:
             self.executors[action.kind].stop(world, action)
@@ -246,9 +328,10 @@ class Ledger:
         self._finish(world, action, state, reason)
 
     def actor_gone(self, world, actor: int) -> None:
-        action = self.current(actor)
-        if action is not None:
-            self._finish(world, action, FAILED, "actor died")
+        """The actor was destroyed: every active action of it fails, in every lane (a building's queue too)."""
+        mine = sorted(aid for (who, _lane), ids in self.lanes.items() if who == actor for aid in ids)
+        for aid in mine:
+            self._finish(world, self.actions[aid], FAILED, "actor died")
 
     def target_gone(self, world, target: int) -> None:
         """Confirm every active action aimed at ``target`` (it was destroyed)."""
@@ -258,7 +341,8 @@ class Ledger:
                 self._finish(world, action, CONFIRMED, "target destroyed")
 
     def active_sorted(self) -> list[Action]:
-        return [self.actions[aid] for aid in sorted(self.active_by_actor.values())]
+        """Every active action (accepted or started, in any lane), ascending id."""
+        return [self.actions[aid] for aid in sorted(aid for ids in self.lanes.values() for aid in ids)]
 
     def _prune(self, tick: int) -> None:
         if tick % 64:
@@ -299,7 +383,8 @@ def action_from_row(row) -> Action:
     if action.state not in ACTIVE and action.state not in TERMINAL and action.state != SUBMITTED:
         raise ValueError(f"action {action.id} has unknown state '{action.state}'")
     for res in action.reservations:
-        if not isinstance(res, list) or len(res) < 2 or not isinstance(res[-1], bool):
+        if not isinstance(res, list) or len(res) < 2 or not (
+                type(res[-1]) is bool or (type(res[-1]) is int and res[-1] > 0)):
             raise ValueError(f"action {action.id} has a malformed reservation")
     return action
 
@@ -338,6 +423,7 @@ def ledger_restore(ledger: Ledger, state) -> None:
     for action in sorted(actions.values(), key=lambda a: a.id):
         if not action.active:
             continue
-        if action.actor in ledger.active_by_actor:
-            raise ValueError(f"actor {action.actor} has two active actions")
+        lane, size = ledger.lane_of(action)
+        if len(ledger.lanes.get((action.actor, lane), ())) >= size:
+            raise ValueError(f"actor {action.actor} has more active {lane} actions than its lane holds")
         ledger._hold(action)

@@ -119,7 +119,7 @@ def test_random_action_sequences_keep_the_ledger_honest(tmp_path_factory, ops):
                 assert states[0] == ACCEPTED
                 assert states.index(terminal[0]) == len(states) - 1
                 assert all(s in (ACCEPTED, STARTED) for s in states[:-1])
-        assert not world.ledger.exclusive and not world.ledger.shared and not world.ledger.active_by_actor
+        assert not world.ledger.exclusive and not world.ledger.shared and not world.ledger.lanes and not world.ledger.held
     finally:
         world.close()
 
@@ -138,7 +138,7 @@ def check_reservations(world):
                 expected_sh.setdefault(key, set()).add(action.id)
     assert ledger.exclusive == expected_ex
     assert ledger.shared == expected_sh
-    assert sorted(ledger.active_by_actor.values()) == [a.id for a in ledger.active_sorted()]
+    assert sorted(aid for ids in ledger.lanes.values() for aid in ids) == [a.id for a in ledger.active_sorted()]
 
 
 def test_outcomes_are_visible_on_the_next_tick_and_superseding_cancels(content):
@@ -169,6 +169,6 @@ def test_timeout(content):
         blue = sorted(e for e, t in esper.get_component(Team) if t.team == 0)[0]
         act = world.ledger.submit(world.tick, "move", blue, params={"x": 60.5, "y": 24.5}, timeout=10)
         world.run(12)
-        assert act.state == "timed_out" and not world.ledger.active_by_actor
+        assert act.state == "timed_out" and not world.ledger.lanes
     finally:
         world.close()
