@@ -31,8 +31,8 @@ Decorators: ``Inverter``, ``Repeat(n)`` (0 = forever; one completion per tick),
 Leaves: ``ConditionNode``, ``ActionLeaf`` (submits to the host through the context's
 actuator and stays RUNNING until the host reports a terminal state; halting
 it cancels the action), ``Wait(seconds)``, ``SetValue`` (blackboard write),
-``Succeed``/``Fail``, and ``Plan`` leaves that delegate to a planner (ai/goap,
-ai/htn) through the context.
+``Succeed``/``Fail``, and the ``Plan`` leaves ``Achieve`` (a GOAP goal) and
+``Perform`` (an HTN task) that delegate to a planner through the context.
 
 The host side is the ``Actuator`` protocol: ``submit(kind, target, params) ->
 id or None``, ``status(id) -> (status, reason)``, ``cancel(id)``.
@@ -618,18 +618,17 @@ class Fail(Node):
 
 
 class Plan(Node):
-    """Reach a goal through a planner: ``mode`` 'goap' (achieve a goal) or 'htn' (perform a task).
+    """Reach ``goal`` through the context's planner, which plans with ``mode`` ('goap' or 'htn').
 
     The plan itself lives with the context's planner (ai/executor.py), which submits each step to the host
     and advances only on confirmation; this leaf is RUNNING while the plan runs and halting it cancels it.
+    Its two content types are ``Achieve`` (a GOAP goal) and ``Perform`` (an HTN task); the planner's API
+    calls either its ``goal``.
     """
-    type_name = "plan"
+    mode = ""                # the planner ai/executor.py runs for this leaf: "goap" or "htn"
 
-    def __init__(self, mode: str, goal: str, name: str = ""):
-        super().__init__(name or f"{mode}:{goal}")
-        if mode not in ("goap", "htn"):
-            raise ValueError("a plan leaf plans with 'goap' or 'htn'")
-        self.mode = mode
+    def __init__(self, goal: str, name: str = ""):
+        super().__init__(name or f"{self.mode}:{goal}")
         self.goal = goal
 
     def tick(self, ctx):
@@ -649,8 +648,26 @@ class Plan(Node):
             ctx.planner.stop(ctx, self.mode, self.goal)
         super().halt(ctx)
 
+
+class Achieve(Plan):
+    """Plan with GOAP (ai/goap.py) towards ``goal`` and run the plan."""
+    type_name = "achieve"
+    mode = "goap"
+
     def describe(self):
-        return f"{'achieve' if self.mode == 'goap' else 'perform'} {self.goal}"
+        return f"achieve {self.goal}"
+
+
+class Perform(Plan):
+    """Decompose the HTN task ``task`` (ai/htn.py) and run the steps."""
+    type_name = "perform"
+    mode = "htn"
+
+    def __init__(self, task: str, name: str = ""):
+        super().__init__(task, name)
+
+    def describe(self):
+        return f"perform {self.goal}"
 
 
 # -- the tree -----------------------------------------------------------------------------------------------

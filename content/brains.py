@@ -25,8 +25,6 @@ from content.schema import BrainDef
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 COMPOSITES = {"sequence", "selector", "reactive_sequence", "reactive_fallback", "parallel"}
 DECORATORS = {"inverter", "repeat", "retry", "timeout", "cooldown", "guard"}
-#: node types the schema accepts but that only work with a planner attached (ai/goap, ai/htn)
-PLAN_NODES = {"achieve": "goap", "perform": "htn"}
 
 
 class Checks:
@@ -270,8 +268,10 @@ def build_node(nid: str, nodes: dict, make_plan=None) -> bt.Node:
         return bt.Succeed(nid)
     if t == "fail":
         return bt.Fail(nid)
-    if t in PLAN_NODES:
-        return bt.Plan(PLAN_NODES[t], node.goal if t == "achieve" else node.task, nid)
+    if t == "achieve":
+        return bt.Achieve(node.goal, nid)
+    if t == "perform":
+        return bt.Perform(node.task, nid)
     raise ValueError(f"node type '{t}' cannot be built")   # pragma: no cover - the schema lists every type
 
 
