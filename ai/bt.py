@@ -238,7 +238,8 @@ class Node:
                 children[j].halt(ctx)
 
     def describe(self) -> str:
-        return self.type_name
+        """The node's settings in one line, as `rts graph` shows them under its type and name ("" when none)."""
+        return ""
 
     def failure_text(self) -> str:
         return f"{self.name} failed"
@@ -306,7 +307,7 @@ class _Ordered(Composite):
         return go_on
 
     def describe(self):
-        return self.type_name + ("" if self.memory else " (no memory)")
+        return "" if self.memory else "no memory"
 
 
 class Sequence(_Ordered):
@@ -415,7 +416,7 @@ class Parallel(Composite):
         return RUNNING
 
     def describe(self):
-        return f"parallel (success {self.success}, failure {self.failure})"
+        return f"success {self.success}, failure {self.failure}"
 
 
 # -- decorators -------------------------------------------------------------------------------------------------
@@ -481,7 +482,7 @@ class Repeat(Decorator):
         return RUNNING
 
     def describe(self):
-        return f"repeat {self.times or 'forever'}"
+        return f"{self.times} times" if self.times else "forever"
 
 
 class Retry(Decorator):
@@ -511,7 +512,7 @@ class Retry(Decorator):
         return RUNNING
 
     def describe(self):
-        return f"retry {self.attempts}"
+        return f"{self.attempts} attempts"
 
 
 def _check_seconds(value, what: str) -> float:
@@ -549,7 +550,7 @@ class Timeout(Decorator):
         return self._reset(mem, st)
 
     def describe(self):
-        return f"timeout {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class Cooldown(Decorator):
@@ -582,7 +583,7 @@ class Cooldown(Decorator):
         ctx.mem[self.s + 1] = ready
 
     def describe(self):
-        return f"cooldown {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class Guard(Decorator):
@@ -613,7 +614,7 @@ class Guard(Decorator):
         return st
 
     def describe(self):
-        return "guard " + ", ".join(map(str, self.conditions))
+        return "if " + " and ".join(map(str, self.conditions))
 
 
 # -- leaves ---------------------------------------------------------------------------------------------------
@@ -737,7 +738,7 @@ class Wait(Node):
         return RUNNING
 
     def describe(self):
-        return f"wait {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class SetValue(Node):
@@ -764,7 +765,7 @@ class SetValue(Node):
         return SUCCESS
 
     def describe(self):
-        return f"set {self.key} = {self.value}"
+        return f"{self.key} = {self.value}"
 
 
 class Succeed(Node):
@@ -832,7 +833,7 @@ class Achieve(Plan):
     mode = "goap"
 
     def describe(self):
-        return f"achieve {self.goal}"
+        return f"GOAP goal {self.goal}"
 
 
 class Perform(Plan):
@@ -846,7 +847,7 @@ class Perform(Plan):
         super().__init__(task, name)
 
     def describe(self):
-        return f"perform {self.goal}"
+        return f"HTN task {self.goal}"
 
 
 # -- the tree -----------------------------------------------------------------------------------------------
