@@ -31,17 +31,31 @@ Decorators: ``Inverter``, ``Repeat(n)`` (0 = forever; one completion per tick),
 Leaves: ``ConditionNode``, ``ActionLeaf`` (submits to the host through the context's
 actuator and stays RUNNING until the host reports a terminal state; halting
 it cancels the action), ``Wait(seconds)``, ``SetValue`` (blackboard write),
-``Succeed``/``Fail``, and ``Plan`` leaves that delegate to a planner (ai/goap,
-ai/htn) through the context.
+``Succeed``/``Fail``, and the ``Plan`` leaves ``Achieve`` (a GOAP goal) and
+``Perform`` (an HTN task) that delegate to a planner through the context.
 
 The host side is the ``Actuator`` protocol: ``submit(kind, target, params) ->
 id or None``, ``status(id) -> (status, reason)``, ``cancel(id)``.
+
+Content specs: a class that sets ``type_name`` is a node type brain files can
+use, registered in ``NODE_TYPES`` by that class statement alone. Beside its
+runtime it declares, as plain data, what its table in a brain file holds: its
+``shape`` (leaf, composite with ``children``, decorator with one ``child``), its
+``keys`` (``Key``: name, value type, default, bounds, a one-line description
+and the ``role`` the content checker cross-checks) and a one-line ``doc``; its
+``from_def`` classmethod turns a validated table into the runtime node. The
+content layer generates the pydantic models, the checks, the builder and the
+reference from that registry, so a new node type is written here and nowhere
+else (ai/ itself never imports pydantic or the content layer). The content
+layer builds its models when it is first imported: a node type defined in
+another module must be imported before it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
-from ai.conditions import Condition, lookup, _MISSING
+from ai.conditions import OPS, Condition, lookup, _MISSING
 from ai.status import FAILURE, IDLE, RUNNING, SUCCESS, Status
 
 
@@ -82,16 +96,119 @@ class Context:
         return value
 
 
+# -- content specs ------------------------------------------------------------------------------------------
+#: how a node's table in a brain file names its children
+LEAF, COMPOSITE, DECORATOR = "leaf", "composite", "decorator"
+
+#: what a key's value may be; content/schema.py maps each to a pydantic type
+KEY_TYPES = {
+    "bool": "true or false",
+    "int": "a whole number (with ``choices``: or one of those words)",
+    "float": "a finite number",
+    "text": "a string (with ``choices``: one of those words)",
+    "name": "a name: a-z, 0-9, _ (starting with a letter)",
+    "scalar": "a constant: boolean, integer, number or string",
+    "target": "an entity id or a string",
+    "params": "a table: name -> scalar",
+    "conditions": "a list of conditions (tables of fact, op, value)",
+}
+
+#: what the content checker (content/brains.py, one check per role) cross-checks a key's value against
+ROLES = {
+    "fact": "a fact (or blackboard key) the node reads: it must exist",
+    "writes": "a blackboard key the node writes: the brain may read it like a fact",
+    "ref": "a '$name' value (in a table: each value) reads that fact: it must exist",
+    "entity": "an entity id, or a '$fact' naming one",
+    "action": "an action kind the host knows",
+    "conditions": "each condition's fact must exist",
+    "threshold": "where a number: a count of the node's children (1..how many it has)",
+    "goap_goal": "a goal of the GOAP domain the brain names (it must name one)",
+    "htn_task": "a task of the HTN domain the brain names (it must name one)",
+}
+
+
+class _Required:
+    def __repr__(self):
+        return "REQUIRED"
+
+
+#: the default of a key that a brain file must give
+REQUIRED = _Required()
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key of a node type's table in a brain file, as plain data.
+
+    ``type`` is one of ``KEY_TYPES`` and ``role`` one of ``ROLES`` (or "" when there is nothing to cross-check);
+    ``ge``/``gt``/``le`` bound a number, ``min_len``/``max_len`` a list; ``doc`` is the one line the content
+    reference shows.
+    """
+    name: str
+    type: str
+    doc: str
+    default: object = REQUIRED
+    role: str = ""
+    choices: tuple = ()
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+    min_len: int | None = None
+    max_len: int | None = None
+
+    def __post_init__(self):
+        if self.type not in KEY_TYPES:
+            raise ValueError(f"key '{self.name}': unknown type '{self.type}' (known: {', '.join(KEY_TYPES)})")
+        if self.role and self.role not in ROLES:
+            raise ValueError(f"key '{self.name}': unknown role '{self.role}' (known: {', '.join(ROLES)})")
+        if self.choices and self.type not in ("int", "text"):
+            raise ValueError(f"key '{self.name}': only 'int' and 'text' keys take choices")
+
+
+#: type name -> node class, in the order the classes were defined (the content reference lists them so)
+NODE_TYPES: dict[str, type[Node]] = {}
+
+
 class Node:
-    """Base class. ``nslots`` slots of memory starting at ``s`` (assigned by ``Tree``)."""
+    """Base class. ``nslots`` slots of memory starting at ``s`` (assigned by ``Tree``).
+
+    A subclass that sets ``type_name`` is a content node type (see the module docstring): it registers itself
+    in ``NODE_TYPES`` and must say in ``doc`` what it does; subclasses without their own ``type_name`` (shared
+    bases, test doubles) are not registered.
+    """
     type_name = "node"
+    shape = LEAF
+    doc = ""                 # one line for modders: what the node does (the content reference shows it)
+    keys: tuple[Key, ...] = ()
     nslots = 1
     instant = False          # never RUNNING across ticks (conditions, writes): reactive nodes re-check these
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "type_name" not in cls.__dict__:
+            return
+        if cls.type_name in NODE_TYPES:
+            raise TypeError(f"node type '{cls.type_name}' is defined twice ({NODE_TYPES[cls.type_name].__name__} "
+                            f"and {cls.__name__})")
+        if "doc" not in cls.__dict__ or not cls.doc:
+            raise TypeError(f"node type '{cls.type_name}' needs a one-line doc of its own")
+        NODE_TYPES[cls.type_name] = cls
 
     def __init__(self, name: str = ""):
         self.name = name or self.type_name
         self.children: tuple[Node, ...] = ()
         self.s = -1
+
+    @classmethod
+    def from_def(cls, name: str, d, children: tuple) -> Node:
+        """The node that the validated table ``d`` (its keys as attributes) describes, named ``name``, given its
+        children already built. By default each key goes to the constructor as the keyword of the same name, so
+        a node type overrides this only where its content keys and its constructor differ."""
+        return cls(name=name, **cls._key_values(d))
+
+    @classmethod
+    def _key_values(cls, d) -> dict:
+        return {key.name: getattr(d, key.name) for key in cls.keys}
 
     def tick(self, ctx: Context) -> int:
         raise NotImplementedError
@@ -121,22 +238,37 @@ class Node:
                 children[j].halt(ctx)
 
     def describe(self) -> str:
-        return self.type_name
+        """The node's settings in one line, as `rts graph` shows them under its type and name ("" when none)."""
+        return ""
 
     def failure_text(self) -> str:
         return f"{self.name} failed"
 
 
 # -- composites ----------------------------------------------------------------------------------------------
-class _Ordered(Node):
+class Composite(Node):
+    """A node over an ordered list of children (``children`` in a brain file: their node names)."""
+    shape = COMPOSITE
+
+    def __init__(self, children, name: str = ""):
+        super().__init__(name)
+        self.children = tuple(children)
+
+    @classmethod
+    def from_def(cls, name, d, children):
+        return cls(children, name=name, **cls._key_values(d))
+
+
+class _Ordered(Composite):
     """Sequence and selector are mirror images: tick children in order while they return ``go_on``; the first
     other result ends the composite with that result; all ``go_on`` ends it with ``go_on``."""
     nslots = 2                  # status; with memory the child to resume at, without it the running child + 1
     go_on = SUCCESS
+    keys = (Key("memory", "bool", "resume at the running child (false: restart from the first each tick)",
+                default=True),)
 
     def __init__(self, children, memory: bool = True, name: str = ""):
-        super().__init__(name)
-        self.children = tuple(children)
+        super().__init__(children, name)
         self.memory = bool(memory)
 
     def tick(self, ctx):
@@ -175,26 +307,25 @@ class _Ordered(Node):
         return go_on
 
     def describe(self):
-        return self.type_name + ("" if self.memory else " (no memory)")
+        return "" if self.memory else "no memory"
 
 
 class Sequence(_Ordered):
     type_name = "sequence"
+    doc = "Succeeds when every child succeeds, in order."
     go_on = SUCCESS
 
 
 class Selector(_Ordered):
     type_name = "selector"
+    doc = "Succeeds with the first child that succeeds."
     go_on = FAILURE
 
 
-class ReactiveSequence(Node):
+class ReactiveSequence(Composite):
     type_name = "reactive_sequence"
+    doc = "A sequence that re-checks its conditions every tick (finished actions are not re-run)."
     nslots = 2                                   # status, index of the first action not yet completed
-
-    def __init__(self, children, name: str = ""):
-        super().__init__(name)
-        self.children = tuple(children)
 
     def tick(self, ctx):
         mem = ctx.mem
@@ -218,13 +349,10 @@ class ReactiveSequence(Node):
         return self._reset(mem, SUCCESS)
 
 
-class ReactiveFallback(Node):
+class ReactiveFallback(Composite):
     type_name = "reactive_fallback"
+    doc = "A selector that re-ticks higher-priority children every tick, halting a lower running one."
     nslots = 1
-
-    def __init__(self, children, name: str = ""):
-        super().__init__(name)
-        self.children = tuple(children)
 
     def tick(self, ctx):
         mem = ctx.mem
@@ -239,12 +367,14 @@ class ReactiveFallback(Node):
         return FAILURE
 
 
-class Parallel(Node):
+class Parallel(Composite):
     type_name = "parallel"
+    doc = "Ticks all children; succeeds or fails by thresholds."
+    keys = (Key("success", "int", "successes needed", default="all", choices=("all", "one"), role="threshold"),
+            Key("failure", "int", "failures that fail it", default="one", choices=("all", "one"), role="threshold"))
 
     def __init__(self, children, success: int | str = "all", failure: int | str = "one", name: str = ""):
-        super().__init__(name)
-        self.children = tuple(children)
+        super().__init__(children, name)
         n = len(self.children)
         self.success = self._threshold(success, n, "success")
         self.failure = self._threshold(failure, n, "failure")
@@ -286,11 +416,14 @@ class Parallel(Node):
         return RUNNING
 
     def describe(self):
-        return f"parallel (success {self.success}, failure {self.failure})"
+        return f"success {self.success}, failure {self.failure}"
 
 
 # -- decorators -------------------------------------------------------------------------------------------------
 class Decorator(Node):
+    """A node over one child (``child`` in a brain file: its node name)."""
+    shape = DECORATOR
+
     def __init__(self, child: Node, name: str = ""):
         super().__init__(name)
         self.children = (child,)
@@ -299,9 +432,14 @@ class Decorator(Node):
     def child(self) -> Node:
         return self.children[0]
 
+    @classmethod
+    def from_def(cls, name, d, children):
+        return cls(children[0], name=name, **cls._key_values(d))
+
 
 class Inverter(Decorator):
     type_name = "inverter"
+    doc = "Swaps success and failure."
 
     @property
     def instant(self):
@@ -320,6 +458,8 @@ class Inverter(Decorator):
 class Repeat(Decorator):
     """Run the child ``times`` times (0 = forever); fails as soon as the child fails."""
     type_name = "repeat"
+    doc = "Runs the child again after each success; fails when it fails."
+    keys = (Key("times", "int", "successes needed (0 = forever)", default=0, ge=0, le=1_000_000),)
     nslots = 2
 
     def __init__(self, child: Node, times: int = 0, name: str = ""):
@@ -342,12 +482,14 @@ class Repeat(Decorator):
         return RUNNING
 
     def describe(self):
-        return f"repeat {self.times or 'forever'}"
+        return f"{self.times} times" if self.times else "forever"
 
 
 class Retry(Decorator):
     """Run the child until it succeeds, at most ``attempts`` times."""
     type_name = "retry"
+    doc = "Runs the child again after each failure."
+    keys = (Key("attempts", "int", "attempts before giving up", default=3, ge=1, le=1_000_000),)
     nslots = 2
 
     def __init__(self, child: Node, attempts: int = 3, name: str = ""):
@@ -370,7 +512,7 @@ class Retry(Decorator):
         return RUNNING
 
     def describe(self):
-        return f"retry {self.attempts}"
+        return f"{self.attempts} attempts"
 
 
 def _check_seconds(value, what: str) -> float:
@@ -382,6 +524,8 @@ def _check_seconds(value, what: str) -> float:
 class Timeout(Decorator):
     """Fail (halting the child) when it has not finished within ``seconds``."""
     type_name = "timeout"
+    doc = "Fails (halting the child) when it runs too long."
+    keys = (Key("seconds", "float", "game seconds allowed", gt=0, le=3600),)
     nslots = 3                                   # status, started flag, start time
 
     def __init__(self, child: Node, seconds: float, name: str = ""):
@@ -406,12 +550,14 @@ class Timeout(Decorator):
         return self._reset(mem, st)
 
     def describe(self):
-        return f"timeout {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class Cooldown(Decorator):
     """After the child finishes, fail without ticking it for ``seconds``."""
     type_name = "cooldown"
+    doc = "After the child finishes, fails without ticking it for a while."
+    keys = (Key("seconds", "float", "game seconds to wait", gt=0, le=3600),)
     nslots = 2                                   # status, ready-at time
 
     def __init__(self, child: Node, seconds: float, name: str = ""):
@@ -437,16 +583,22 @@ class Cooldown(Decorator):
         ctx.mem[self.s + 1] = ready
 
     def describe(self):
-        return f"cooldown {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class Guard(Decorator):
     """Tick the child only while every condition holds; when one fails the child is halted."""
     type_name = "guard"
+    doc = "Ticks the child only while all conditions hold; halts it when one fails."
+    keys = (Key("when", "conditions", "conditions", role="conditions", min_len=1, max_len=16),)
 
     def __init__(self, child: Node, conditions, name: str = ""):
         super().__init__(child, name)
         self.conditions = tuple(conditions)
+
+    @classmethod
+    def from_def(cls, name, d, children):
+        return cls(children[0], [Condition(c.fact, c.op, c.value) for c in d.when], name)
 
     def tick(self, ctx):
         facts, bb = ctx.facts, ctx.bb
@@ -462,12 +614,16 @@ class Guard(Decorator):
         return st
 
     def describe(self):
-        return "guard " + ", ".join(map(str, self.conditions))
+        return "if " + " and ".join(map(str, self.conditions))
 
 
 # -- leaves ---------------------------------------------------------------------------------------------------
 class ConditionNode(Node):
     type_name = "condition"
+    doc = "Succeeds when ``fact op value`` holds."
+    keys = (Key("fact", "name", "fact (or blackboard key) to read", role="fact"),
+            Key("op", "text", "comparison", default="==", choices=tuple(OPS)),
+            Key("value", "scalar", "constant to compare with", default=True))
     instant = True
 
     def __init__(self, condition: Condition, name: str = ""):
@@ -475,6 +631,10 @@ class ConditionNode(Node):
         self.condition = condition
         self.fact = condition.fact
         self.test = condition.test
+
+    @classmethod
+    def from_def(cls, name, d, children):
+        return cls(Condition(d.fact, d.op, d.value), name)
 
     def tick(self, ctx):
         actual = ctx.facts.get(self.fact, _MISSING)
@@ -497,6 +657,10 @@ class ConditionNode(Node):
 class ActionLeaf(Node):
     """Submit ``kind`` to the host and wait for its terminal state. ``$name`` params read facts/blackboard."""
     type_name = "action"
+    doc = "Submits an action to the host ledger; running until the ledger reports its end. Halting cancels it."
+    keys = (Key("action", "text", "action kind (see the action table)", role="action"),
+            Key("target", "target", "target entity: '$fact' (e.g. '$nearest_enemy') or 0", default=0, role="entity"),
+            Key("params", "params", "action parameters; '$fact' reads a fact", default={}, role="ref"))
     nslots = 2                                   # status, action id
 
     def __init__(self, kind: str, target=0, params: dict | None = None, name: str = ""):
@@ -504,6 +668,10 @@ class ActionLeaf(Node):
         self.kind = kind
         self.target = target
         self.params = dict(params or {})
+
+    @classmethod
+    def from_def(cls, name, d, children):
+        return cls(d.action, d.target, dict(d.params), name)
 
     def tick(self, ctx):
         mem = ctx.mem
@@ -551,6 +719,8 @@ class ActionLeaf(Node):
 class Wait(Node):
     """RUNNING until ``seconds`` of game time have passed since it started (no host action)."""
     type_name = "wait"
+    doc = "Running until some game time has passed (no ledger action)."
+    keys = (Key("seconds", "float", "game seconds", gt=0, le=3600),)
     nslots = 2                                   # status, end time
 
     def __init__(self, seconds: float, name: str = ""):
@@ -568,12 +738,15 @@ class Wait(Node):
         return RUNNING
 
     def describe(self):
-        return f"wait {self.seconds:g} s"
+        return f"{self.seconds:g} s"
 
 
 class SetValue(Node):
     """Write ``value`` (a constant or a ``$name``) into the blackboard under ``key``; succeeds."""
     type_name = "set"
+    doc = "Writes a blackboard value and succeeds."
+    keys = (Key("key", "name", "blackboard key", role="writes"),
+            Key("value", "scalar", "constant, or '$fact'", role="ref"))
     instant = True
 
     def __init__(self, key: str, value, name: str = ""):
@@ -592,11 +765,12 @@ class SetValue(Node):
         return SUCCESS
 
     def describe(self):
-        return f"set {self.key} = {self.value}"
+        return f"{self.key} = {self.value}"
 
 
 class Succeed(Node):
     type_name = "succeed"
+    doc = "Always succeeds."
     instant = True
 
     def tick(self, ctx):
@@ -606,6 +780,7 @@ class Succeed(Node):
 
 class Fail(Node):
     type_name = "fail"
+    doc = "Always fails."
     instant = True
 
     def tick(self, ctx):
@@ -618,18 +793,17 @@ class Fail(Node):
 
 
 class Plan(Node):
-    """Reach a goal through a planner: ``mode`` 'goap' (achieve a goal) or 'htn' (perform a task).
+    """Reach ``goal`` through the context's planner, which plans with ``mode`` ('goap' or 'htn').
 
     The plan itself lives with the context's planner (ai/executor.py), which submits each step to the host
     and advances only on confirmation; this leaf is RUNNING while the plan runs and halting it cancels it.
+    Its two content types are ``Achieve`` (a GOAP goal) and ``Perform`` (an HTN task); the planner's API
+    calls either its ``goal``.
     """
-    type_name = "plan"
+    mode = ""                # the planner ai/executor.py runs for this leaf: "goap" or "htn"
 
-    def __init__(self, mode: str, goal: str, name: str = ""):
-        super().__init__(name or f"{mode}:{goal}")
-        if mode not in ("goap", "htn"):
-            raise ValueError("a plan leaf plans with 'goap' or 'htn'")
-        self.mode = mode
+    def __init__(self, goal: str, name: str = ""):
+        super().__init__(name or f"{self.mode}:{goal}")
         self.goal = goal
 
     def tick(self, ctx):
@@ -649,8 +823,31 @@ class Plan(Node):
             ctx.planner.stop(ctx, self.mode, self.goal)
         super().halt(ctx)
 
+
+class Achieve(Plan):
+    """Plan with GOAP (ai/goap.py) towards ``goal`` and run the plan."""
+    type_name = "achieve"
+    doc = ("Reaches a GOAP goal of the brain's GOAP domain: plans, then runs the plan step by step through the "
+           "ledger.")
+    keys = (Key("goal", "text", "goal name in the brain's GOAP domain", role="goap_goal"),)
+    mode = "goap"
+
     def describe(self):
-        return f"{'achieve' if self.mode == 'goap' else 'perform'} {self.goal}"
+        return f"GOAP goal {self.goal}"
+
+
+class Perform(Plan):
+    """Decompose the HTN task ``task`` (ai/htn.py) and run the steps."""
+    type_name = "perform"
+    doc = "Performs an HTN task of the brain's HTN domain: decomposes it, then runs the steps through the ledger."
+    keys = (Key("task", "text", "task name in the brain's HTN domain", role="htn_task"),)
+    mode = "htn"
+
+    def __init__(self, task: str, name: str = ""):
+        super().__init__(task, name)
+
+    def describe(self):
+        return f"HTN task {self.goal}"
 
 
 # -- the tree -----------------------------------------------------------------------------------------------

@@ -7,6 +7,10 @@ cycles, no sharing, nothing unreachable); state parents form no cycle;
 composite states have an initial child and no tree. Each problem is reported
 as (key path, message) so the loader can name the file and line. Only a
 brain with no problem is compiled.
+
+Tree nodes are checked and built through the node types' own specs
+(``ai.bt.NODE_TYPES``): the shape says where the children are, each key's role
+says what to cross-check, and ``from_def`` builds the runtime node.
 """
 from __future__ import annotations
 
@@ -23,10 +27,6 @@ from content.catalog import ACTIONS, FACTS, suggest
 from content.schema import BrainDef
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-COMPOSITES = {"sequence", "selector", "reactive_sequence", "reactive_fallback", "parallel"}
-DECORATORS = {"inverter", "repeat", "retry", "timeout", "cooldown", "guard"}
-#: node types the schema accepts but that only work with a planner attached (ai/goap, ai/htn)
-PLAN_NODES = {"achieve": "goap", "perform": "htn"}
 
 
 class Checks:
@@ -64,8 +64,7 @@ class _Checker(Checks):
             bb_keys |= set(sdef.on_enter) | set(sdef.on_exit)
         for tdef in bdef.trees.values():
             for node in tdef.nodes.values():
-                if node.type == "set":
-                    bb_keys.add(node.key)
+                bb_keys |= {getattr(node, key.name) for key in bt.NODE_TYPES[node.type].keys if key.role == "writes"}
         super().__init__(set(FACTS) | bb_keys | set(extra_facts))
 
     def conditions(self, path: tuple, conds) -> None:
@@ -172,48 +171,79 @@ class _Checker(Checks):
             reached[nid] = where
             node = nodes[nid]
             npath = base + ("nodes", nid)
-            if node.type in COMPOSITES:
-                for i, child in reversed(list(enumerate(node.children))):
-                    stack.append((child, npath + ("children", i), trail + (child,)))
-                if node.type == "parallel":
-                    for policy in ("success", "failure"):
-                        v = getattr(node, policy)
-                        if isinstance(v, int) and not 1 <= v <= len(node.children):
-                            self.bad(npath + (policy,), f"{policy} threshold {v} must be 1..{len(node.children)}")
-            elif node.type in DECORATORS:
-                stack.append((node.child, npath + ("child",), trail + (node.child,)))
-                if node.type == "guard":
-                    self.conditions(npath + ("when",), node.when)
-            elif node.type == "condition":
-                self.fact(npath + ("fact",), node.fact)
-            elif node.type == "action":
-                if node.action not in ACTIONS:
-                    self.bad(npath + ("action",), f"unknown action '{node.action}'{suggest(node.action, ACTIONS)} "
-                                                  f"(known: {', '.join(ACTIONS)})")
-                if isinstance(node.target, str):
-                    if not node.target.startswith("$"):
-                        self.bad(npath + ("target",), "target must be an entity id or a '$fact'")
-                    else:
-                        self.ref(npath + ("target",), node.target)
-                for key, value in node.params.items():
-                    self.ref(npath + ("params", key), value)
-            elif node.type == "set":
-                self.ref(npath + ("value",), node.value)
-            elif node.type == "achieve":
-                if not self.b.goap:
-                    self.bad(npath + ("goal",), "an 'achieve' node needs the brain to name a GOAP domain (goap = \"...\")")
-                elif self.goap is not None and node.goal not in self.goap["goals"]:
-                    self.bad(npath + ("goal",), f"GOAP domain '{self.b.goap}' has no goal '{node.goal}'"
-                                                f"{suggest(node.goal, self.goap['goals'])}")
-            elif node.type == "perform":
-                if not self.b.htn:
-                    self.bad(npath + ("task",), "a 'perform' node needs the brain to name an HTN domain (htn = \"...\")")
-                elif self.htn is not None and node.task not in self.htn["domain"].tasks:
-                    self.bad(npath + ("task",), f"HTN domain '{self.b.htn}' has no task '{node.task}'"
-                                                f"{suggest(node.task, self.htn['domain'].tasks)}")
+            for child, below in reversed(_children(node)):
+                stack.append((child, npath + below, trail + (child,)))
+            for key in bt.NODE_TYPES[node.type].keys:
+                if key.role:
+                    self.ROLE_CHECKS[key.role](self, npath + (key.name,), getattr(node, key.name), node)
         for nid in nodes:
             if nid not in reached:
                 self.bad(base + ("nodes", nid), f"node '{nid}' is not reachable from the root '{tdef.root}'")
+
+    # -- one check per key role (ai.bt.ROLES): (key path, the key's value, the node's table) ------------------
+    def _fact_key(self, path, value, node) -> None:
+        self.fact(path, value)
+
+    def _written_key(self, path, value, node) -> None:
+        """Nothing to check: ``__init__`` made the key a known fact for the whole brain."""
+
+    def _ref_key(self, path, value, node) -> None:
+        if isinstance(value, dict):
+            for name, item in value.items():
+                self.ref(path + (name,), item)
+        else:
+            self.ref(path, value)
+
+    def _entity_key(self, path, value, node) -> None:
+        if isinstance(value, str):
+            if not value.startswith("$"):
+                self.bad(path, f"{path[-1]} must be an entity id or a '$fact'")
+            else:
+                self.ref(path, value)
+
+    def _action_key(self, path, value, node) -> None:
+        if value not in ACTIONS:
+            self.bad(path, f"unknown action '{value}'{suggest(value, ACTIONS)} (known: {', '.join(ACTIONS)})")
+
+    def _conditions_key(self, path, value, node) -> None:
+        self.conditions(path, value)
+
+    def _threshold_key(self, path, value, node) -> None:
+        n = len(node.children)
+        if isinstance(value, int) and not 1 <= value <= n:
+            self.bad(path, f"{path[-1]} threshold {value} must be 1..{n}")
+
+    def _goap_goal_key(self, path, value, node) -> None:
+        if not self.b.goap:
+            self.bad(path, f"{_article(node.type)} '{node.type}' node needs the brain to name a GOAP domain "
+                           f"(goap = \"...\")")
+        elif self.goap is not None and value not in self.goap["goals"]:
+            self.bad(path, f"GOAP domain '{self.b.goap}' has no goal '{value}'{suggest(value, self.goap['goals'])}")
+
+    def _htn_task_key(self, path, value, node) -> None:
+        if not self.b.htn:
+            self.bad(path, f"{_article(node.type)} '{node.type}' node needs the brain to name an HTN domain "
+                           f"(htn = \"...\")")
+        elif self.htn is not None and value not in self.htn["domain"].tasks:
+            self.bad(path, f"HTN domain '{self.b.htn}' has no task '{value}'{suggest(value, self.htn['domain'].tasks)}")
+
+    ROLE_CHECKS = {"fact": _fact_key, "writes": _written_key, "ref": _ref_key, "entity": _entity_key,
+                   "action": _action_key, "conditions": _conditions_key, "threshold": _threshold_key,
+                   "goap_goal": _goap_goal_key, "htn_task": _htn_task_key}
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _children(node) -> list[tuple[str, tuple]]:
+    """(child node name, its key path below the node) for each child a node's table names, in order."""
+    shape = bt.NODE_TYPES[node.type].shape
+    if shape == bt.COMPOSITE:
+        return [(child, ("children", i)) for i, child in enumerate(node.children)]
+    if shape == bt.DECORATOR:
+        return [(node.child, ("child",))]
+    return []
 
 
 def check_brain(bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None) -> list[tuple[tuple, str]]:
@@ -231,48 +261,11 @@ def _curve(cdef) -> Curve:
     return Curve(cdef.type, params, tuple(tuple(p) for p in cdef.points or ()))
 
 
-def build_node(nid: str, nodes: dict, make_plan=None) -> bt.Node:
+def build_node(nid: str, nodes: dict) -> bt.Node:
+    """The runtime node ``nid`` of a checked tree (``nodes``: node name -> validated table), children first."""
     node = nodes[nid]
-    t = node.type
-    if t in COMPOSITES:
-        kids = [build_node(c, nodes, make_plan) for c in node.children]
-        if t == "sequence":
-            return bt.Sequence(kids, node.memory, nid)
-        if t == "selector":
-            return bt.Selector(kids, node.memory, nid)
-        if t == "reactive_sequence":
-            return bt.ReactiveSequence(kids, nid)
-        if t == "reactive_fallback":
-            return bt.ReactiveFallback(kids, nid)
-        return bt.Parallel(kids, node.success, node.failure, nid)
-    if t in DECORATORS:
-        child = build_node(node.child, nodes, make_plan)
-        if t == "inverter":
-            return bt.Inverter(child, nid)
-        if t == "repeat":
-            return bt.Repeat(child, node.times, nid)
-        if t == "retry":
-            return bt.Retry(child, node.attempts, nid)
-        if t == "timeout":
-            return bt.Timeout(child, node.seconds, nid)
-        if t == "cooldown":
-            return bt.Cooldown(child, node.seconds, nid)
-        return bt.Guard(child, [_cond(c) for c in node.when], nid)
-    if t == "condition":
-        return bt.ConditionNode(Condition(node.fact, node.op, node.value), nid)
-    if t == "action":
-        return bt.ActionLeaf(node.action, node.target, dict(node.params), nid)
-    if t == "wait":
-        return bt.Wait(node.seconds, nid)
-    if t == "set":
-        return bt.SetValue(node.key, node.value, nid)
-    if t == "succeed":
-        return bt.Succeed(nid)
-    if t == "fail":
-        return bt.Fail(nid)
-    if t in PLAN_NODES:
-        return bt.Plan(PLAN_NODES[t], node.goal if t == "achieve" else node.task, nid)
-    raise ValueError(f"node type '{t}' cannot be built")   # pragma: no cover - the schema lists every type
+    children = tuple(build_node(child, nodes) for child, _below in _children(node))
+    return bt.NODE_TYPES[node.type].from_def(nid, node, children)
 
 
 def build_planning(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Planning | None:

@@ -45,11 +45,6 @@ SECTIONS = [
 ]
 
 
-def node_models() -> list[type[BaseModel]]:
-    union = typing.get_args(schema.NodeDef)[0]
-    return list(typing.get_args(union))
-
-
 def _type_name(annotation) -> str:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
@@ -154,8 +149,7 @@ def generate() -> str:
     lines += ["## Behavior-tree nodes (`nodes.NAME = { type = \"...\", ... }` in a tree)", "",
               "Every node is a table with a `type`; children are named by their node names. Composites take "
               "`children`, decorators one `child`.", ""]
-    for model in node_models():
-        node_type = typing.get_args(model.model_fields["type"].annotation)[0]
+    for node_type, model in schema.NODE_DEFS.items():
         lines += [f"### `{node_type}`", "", _doc(model), ""]
         rows = model_table(model, skip=("type",))
         lines += rows if len(rows) > 2 else ["(no other keys)"]

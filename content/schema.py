@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+
+from ai import bt
 
 ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Byte = Annotated[int, Field(ge=0, le=255)]
@@ -212,138 +214,54 @@ class StateDef(Strict):
     on_exit: dict[str, Param] = Field(default_factory=dict, description="blackboard writes when left")
 
 
-class _Node(Strict):
-    pass
+# -- behavior-tree nodes: one model per node type, generated from the specs beside the runtime (ai/bt.py) --------
+#: the keys a node's shape adds before its own: how it names its children
+_SHAPE_FIELDS = {
+    bt.COMPOSITE: {"children": (list[str], Field(min_length=1, max_length=64,
+                                                 description="child node names, in order"))},
+    bt.DECORATOR: {"child": (str, Field(description="the decorated node"))},
+    bt.LEAF: {},
+}
+
+#: bt.KEY_TYPES -> the pydantic type of a key's value
+_KEY_TYPES = {
+    "bool": bool,
+    "int": int,
+    "float": float,
+    "text": str,
+    "name": Name,
+    "scalar": Scalar,
+    "target": Union[int, str],
+    "params": dict[str, Param],
+    "conditions": list[ConditionDef],
+}
 
 
-class _Composite(_Node):
-    children: list[str] = Field(min_length=1, max_length=64, description="child node names, in order")
+def _key_field(key: bt.Key) -> tuple:
+    """(type, Field) of one node key: its choices, bounds, default and description."""
+    annotation = _KEY_TYPES[key.type]
+    if key.choices:
+        words = Literal[key.choices]
+        annotation = words if key.type == "text" else Union[annotation, words]
+    limits = {"ge": key.ge, "gt": key.gt, "le": key.le, "min_length": key.min_len, "max_length": key.max_len}
+    limits = {k: v for k, v in limits.items() if v is not None}
+    if key.default is bt.REQUIRED:
+        return annotation, Field(description=key.doc, **limits)
+    return annotation, Field(default=key.default, description=key.doc, **limits)
 
 
-class SequenceNode(_Composite):
-    """Succeeds when every child succeeds, in order."""
-    type: Literal["sequence"]
-    memory: bool = Field(default=True, description="resume at the running child (false: restart from the first each tick)")
+def _node_model(cls: type[bt.Node]) -> type[Strict]:
+    """The strict model of node type ``cls``'s table: its shape's keys, ``type``, then its own keys."""
+    fields = dict(_SHAPE_FIELDS[cls.shape])
+    fields["type"] = (Literal[cls.type_name], ...)
+    fields.update((key.name, _key_field(key)) for key in cls.keys)
+    name = "".join(part.title() for part in cls.type_name.split("_")) + "NodeDef"
+    return create_model(name, __base__=Strict, __doc__=cls.doc, __module__=__name__, **fields)
 
 
-class SelectorNode(_Composite):
-    """Succeeds with the first child that succeeds."""
-    type: Literal["selector"]
-    memory: bool = Field(default=True, description="resume at the running child (false: restart from the first each tick)")
-
-
-class ReactiveSequenceNode(_Composite):
-    """A sequence that re-checks its conditions every tick (finished actions are not re-run)."""
-    type: Literal["reactive_sequence"]
-
-
-class ReactiveFallbackNode(_Composite):
-    """A selector that re-ticks higher-priority children every tick, halting a lower running one."""
-    type: Literal["reactive_fallback"]
-
-
-class ParallelNode(_Composite):
-    """Ticks all children; succeeds or fails by thresholds."""
-    type: Literal["parallel"]
-    success: Union[int, Literal["all", "one"]] = Field(default="all", description="successes needed")
-    failure: Union[int, Literal["all", "one"]] = Field(default="one", description="failures that fail it")
-
-
-class _Decorator(_Node):
-    child: str = Field(description="the decorated node")
-
-
-class InverterNode(_Decorator):
-    """Swaps success and failure."""
-    type: Literal["inverter"]
-
-
-class RepeatNode(_Decorator):
-    """Runs the child again after each success; fails when it fails."""
-    type: Literal["repeat"]
-    times: int = Field(default=0, ge=0, le=1_000_000, description="successes needed (0 = forever)")
-
-
-class RetryNode(_Decorator):
-    """Runs the child again after each failure."""
-    type: Literal["retry"]
-    attempts: int = Field(default=3, ge=1, le=1_000_000, description="attempts before giving up")
-
-
-class TimeoutNode(_Decorator):
-    """Fails (halting the child) when it runs too long."""
-    type: Literal["timeout"]
-    seconds: float = Field(gt=0, le=3600, description="game seconds allowed")
-
-
-class CooldownNode(_Decorator):
-    """After the child finishes, fails without ticking it for a while."""
-    type: Literal["cooldown"]
-    seconds: float = Field(gt=0, le=3600, description="game seconds to wait")
-
-
-class GuardNode(_Decorator):
-    """Ticks the child only while all conditions hold; halts it when one fails."""
-    type: Literal["guard"]
-    when: list[ConditionDef] = Field(min_length=1, max_length=16, description="conditions")
-
-
-class ConditionNodeDef(_Node):
-    """Succeeds when ``fact op value`` holds."""
-    type: Literal["condition"]
-    fact: Name = Field(description="fact (or blackboard key) to read")
-    op: Literal["==", "!=", "<", "<=", ">", ">="] = Field(default="==", description="comparison")
-    value: Scalar = Field(default=True, description="constant to compare with")
-
-
-class ActionNode(_Node):
-    """Submits an action to the host ledger; running until the ledger reports its end. Halting cancels it."""
-    type: Literal["action"]
-    action: str = Field(description="action kind (see the action table)")
-    target: Union[int, str] = Field(default=0, description="target entity: '$fact' (e.g. '$nearest_enemy') or 0")
-    params: dict[str, Param] = Field(default_factory=dict, description="action parameters; '$fact' reads a fact")
-
-
-class WaitNode(_Node):
-    """Running until some game time has passed (no ledger action)."""
-    type: Literal["wait"]
-    seconds: float = Field(gt=0, le=3600, description="game seconds")
-
-
-class SetNode(_Node):
-    """Writes a blackboard value and succeeds."""
-    type: Literal["set"]
-    key: Name = Field(description="blackboard key")
-    value: Param = Field(description="constant, or '$fact'")
-
-
-class AchieveNode(_Node):
-    """Reaches a GOAP goal of the brain's GOAP domain: plans, then runs the plan step by step through the ledger."""
-    type: Literal["achieve"]
-    goal: str = Field(description="goal name in the brain's GOAP domain")
-
-
-class PerformNode(_Node):
-    """Performs an HTN task of the brain's HTN domain: decomposes it, then runs the steps through the ledger."""
-    type: Literal["perform"]
-    task: str = Field(description="task name in the brain's HTN domain")
-
-
-class SucceedNode(_Node):
-    """Always succeeds."""
-    type: Literal["succeed"]
-
-
-class FailNode(_Node):
-    """Always fails."""
-    type: Literal["fail"]
-
-
-NodeDef = Annotated[Union[SequenceNode, SelectorNode, ReactiveSequenceNode, ReactiveFallbackNode, ParallelNode,
-                          InverterNode, RepeatNode, RetryNode, TimeoutNode, CooldownNode, GuardNode,
-                          ConditionNodeDef, ActionNode, WaitNode, SetNode, SucceedNode, FailNode, AchieveNode,
-                          PerformNode],
-                    Field(discriminator="type")]
+#: node type -> the model of its table, in ai.bt's order (the reference documents them in it)
+NODE_DEFS: dict[str, type[Strict]] = {type_name: _node_model(cls) for type_name, cls in bt.NODE_TYPES.items()}
+NodeDef = Annotated[Union[tuple(NODE_DEFS.values())], Field(discriminator="type")]
 
 
 class TreeDef(Strict):

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ai import bt
+from content.brains import build_node
+
 FONT_SIZE = 12
 LINE_H = 16
 PAD = 6
@@ -109,46 +112,23 @@ def _cond(c) -> str:
     return f"{c.fact} {c.op} {c.value}"
 
 
-def _node_label(nid: str, node) -> list[str]:
-    t = node.type
-    head = f"{t} {nid}" if t != nid else t
-    if t == "condition":
-        return [head, f"if {_cond(node)}"]
-    if t == "action":
-        target = f" {node.target}" if node.target else ""
-        params = " ".join(f"{k}={v}" for k, v in node.params.items())
-        return [head, f"{node.action}{target} {params}".strip()]
-    if t in ("sequence", "selector"):
-        return [head + ("" if node.memory else " (no memory)")]
-    if t == "parallel":
-        return [head, f"success {node.success}, failure {node.failure}"]
-    if t in ("timeout", "cooldown", "wait"):
-        return [head, f"{node.seconds:g} s"]
-    if t == "repeat":
-        return [head, f"{node.times or 'forever'}"]
-    if t == "retry":
-        return [head, f"{node.attempts} attempts"]
-    if t == "guard":
-        return [head] + [f"if {_cond(c)}" for c in node.when]
-    if t == "set":
-        return [head, f"{node.key} = {node.value}"]
-    if t == "achieve":
-        return [head, f"GOAP goal {node.goal}"]
-    if t == "perform":
-        return [head, f"HTN task {node.task}"]
-    return [head]
+def _node_label(node: bt.Node) -> list[str]:
+    """Its type and name (just one when they are the same word), then its settings as the node describes them."""
+    head = node.type_name if node.name == node.type_name else f"{node.type_name} {node.name}"
+    detail = node.describe()
+    return [head, detail] if detail else [head]
+
+
+def _runtime_tree(tree_def) -> bt.Tree:
+    """The tree as it runs: the nodes ``rts graph`` draws and labels are the ones the brain ticks."""
+    return bt.Tree(build_node(tree_def.root, tree_def.nodes))
 
 
 def _tree(tree_def) -> TreeNode:
-    nodes = tree_def.nodes
-
-    def build(nid):
-        node = nodes[nid]
-        kind = "leaf" if node.type in ("action", "condition", "wait", "set", "succeed", "fail", "achieve",
-                                       "perform") else "tree"
-        kids = list(node.children) if hasattr(node, "children") else ([node.child] if hasattr(node, "child") else [])
-        return TreeNode(Box(_node_label(nid, node), kind), [build(k) for k in kids])
-    return build(tree_def.root)
+    def draw(node):
+        kind = "leaf" if node.shape == bt.LEAF else "tree"
+        return TreeNode(Box(_node_label(node), kind), [draw(child) for child in node.children])
+    return draw(_runtime_tree(tree_def).root)
 
 
 def _row(items: list, left: float, top: float, max_width: float, d: Drawing, place) -> float:
@@ -441,12 +421,12 @@ def to_dot(bdef, goap=None, htn=None) -> str:
             out.append(f"  {q('state:' + sid)} -> {q('state:' + tr.to)} [label={q(label)}];")
     for tid, tdef in bdef.trees.items():
         out.append(f"  subgraph {q('cluster_tree_' + tid)} {{ label={q('tree ' + tid)};")
-        for nid, node in tdef.nodes.items():
-            out.append(f"    {q(tid + ':' + nid)} [label={q(' / '.join(_node_label(nid, node)))}];")
-        for nid, node in tdef.nodes.items():
-            kids = list(node.children) if hasattr(node, "children") else ([node.child] if hasattr(node, "child") else [])
-            for k in kids:
-                out.append(f"    {q(tid + ':' + nid)} -> {q(tid + ':' + k)};")
+        nodes = _runtime_tree(tdef).nodes
+        for node in nodes:
+            out.append(f"    {q(tid + ':' + node.name)} [label={q(' / '.join(_node_label(node)))}];")
+        for node in nodes:
+            for child in node.children:
+                out.append(f"    {q(tid + ':' + node.name)} -> {q(tid + ':' + child.name)};")
         out.append("  }")
     if htn is not None:
         out.append(f"  subgraph cluster_htn {{ label={q('HTN domain ' + htn.id)};")
