@@ -13,7 +13,15 @@ Kinds and parameters (every parameter has a default, so ``Curve("linear")`` is t
                   flat beyond the first and last point
 
 Bad parameters raise ``ValueError`` when the curve is built, so content naming
-one is refused at load time with its file, line and key.
+one is refused at load time with its file, line and key. The rules are in
+docs/rules/utility.md ("Curves").
+
+    >>> Curve("step", {"threshold": 0.3})(0.4)
+    1.0
+    >>> Curve("polynomial", {"exponent": 0})
+    Traceback (most recent call last):
+    ...
+    ValueError: a polynomial curve needs exponent > 0
 """
 from __future__ import annotations
 
@@ -44,6 +52,21 @@ def _finite(name: str, value) -> float:
 
 @dataclass(frozen=True)
 class Curve:
+    """A response curve: ``kind`` (a key of ``PARAMS``), its ``params`` (missing ones take the defaults) and,
+    for ``piecewise``, its ``points``. Raises ``ValueError`` for an unknown kind or parameter, a non-finite
+    parameter, or parameters that make no curve. Calling it gives the raw value for a normalised input.
+
+    >>> Curve().params                                  # linear, the identity
+    {'slope': 1.0, 'intercept': 0.0}
+    >>> Curve("logistic", {"midpoint": 0.3})(0.3)
+    0.5
+    >>> Curve("piecewise", points=[[0, 0], [0.5, 1], [1, 0]])(0.75)
+    0.5
+    >>> Curve("linear", {"steepness": 2})
+    Traceback (most recent call last):
+    ...
+    ValueError: a linear curve has no parameter 'steepness' (it takes: slope, intercept)
+    """
     kind: str = "linear"
     params: dict = field(default_factory=dict)
     points: tuple = ()
@@ -137,10 +160,23 @@ class Curve:
 
     def __call__(self, x: float) -> float:
         """The raw curve value (may be outside [0, 1] or not finite: the scorer checks). ``fn`` is the same
-        function without the float() guard, for hot loops: it never raises on x in [0, 1]."""
+        function without the float() guard, for hot loops: it never raises on x in [0, 1].
+
+        >>> Curve("linear", {"slope": 2.0})(0.75)          # the scorer clamps this to 1
+        1.5
+        >>> Curve("logit")(0.5)
+        0.5
+        """
         return float(self.fn(x))
 
     def describe(self) -> str:
+        """The curve in one line, as decision records and diagnostics show it.
+
+        >>> Curve("step", {"threshold": 0.25}).describe()
+        'step threshold=0.25 low=0 high=1'
+        >>> Curve("piecewise", points=[[0, 1], [1, 0]]).describe()
+        'piecewise (0,1) (1,0)'
+        """
         if self.kind == "piecewise":
             return "piecewise " + " ".join(f"({x:g},{y:g})" for x, y in self.points)
         return self.kind + " " + " ".join(f"{k}={v:g}" for k, v in self.params.items())

@@ -4,6 +4,16 @@ Engine-free: a grid is a flat list of bools (row-major, ``width`` columns).
 Movement is 8-connected without cutting corners past walls. Every choice is
 deterministic: neighbours are expanded in a fixed order and heap ties are
 broken by (f, h, insertion counter).
+
+The examples below use this 4 x 3 map (``#`` is a wall)::
+
+    ....
+    .##.
+    ....
+
+    >>> grid = [c == "." for c in "...." ".##." "...."]
+    >>> len(astar(grid, 4, 3, (0, 0), (3, 2)))
+    6
 """
 from __future__ import annotations
 
@@ -18,6 +28,12 @@ _STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
 
 
 def octile(ax: int, ay: int, bx: int, by: int) -> float:
+    """The octile distance between two tiles: the length of the shortest 8-connected path on an open grid
+    (straight steps cost 1, diagonal ones sqrt(2)); A*'s heuristic.
+
+    >>> octile(0, 0, 3, 2) == 1 + 2 * SQRT2
+    True
+    """
     dx = abs(ax - bx)
     dy = abs(ay - by)
     return (dx + dy) + (SQRT2 - 2.0) * min(dx, dy)
@@ -30,6 +46,15 @@ def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal:
     Returns None when the goal is unreachable, not walkable, or the expansion
     budget runs out. The start tile need not be walkable (a unit may stand in a
     doorway that just closed); every other tile of the path is.
+
+    ``walkable`` is a flat row-major list of ``width * height`` bools; tiles are ``(x, y)``;
+    ``max_expansions`` caps the tiles closed.
+
+    >>> grid = [c == "." for c in "...." ".##." "...."]
+    >>> astar(grid, 4, 3, (0, 0), (3, 2))              # around the wall, never diagonally past its corner
+    [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2)]
+    >>> astar(grid, 4, 3, (0, 0), (1, 1)) is None      # the goal is a wall
+    True
     """
     sx, sy = start
     gx, gy = goal
@@ -94,6 +119,10 @@ def segment_clear(walkable: list, width: int, height: int,
     Coordinates are continuous tile units (tile (i, j) spans [i, i+1) x [j, j+1)).
     Walks the exact tile sequence (Amanatides & Woo); where the segment passes
     exactly through a tile corner both side tiles must be walkable.
+
+    >>> grid = [c == "." for c in "...." ".##." "...."]
+    >>> segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 0.5), segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 2.5)
+    (True, False)
     """
     tx = int(math.floor(x0))
     ty = int(math.floor(y0))
@@ -144,7 +173,15 @@ def segment_clear(walkable: list, width: int, height: int,
 
 
 def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]]) -> list[tuple[float, float]]:
-    """Tile path -> waypoints at tile centres, dropping those a straight walk can skip."""
+    """Tile path -> waypoints at tile centres, dropping those a straight walk can skip.
+
+    The first and last points are always kept; from each kept point the walk goes to the farthest later point
+    it reaches by a clear straight segment (``segment_clear``).
+
+    >>> grid = [c == "." for c in "...." ".##." "...."]
+    >>> smooth(grid, 4, 3, astar(grid, 4, 3, (0, 0), (3, 2)))
+    [(0.5, 0.5), (3.5, 0.5), (3.5, 2.5)]
+    """
     if not path:
         return []
     pts = [(x + 0.5, y + 0.5) for x, y in path]
@@ -161,7 +198,14 @@ def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]])
 
 
 def bfs_distances(walkable: list, width: int, height: int, sources: list[tuple[int, int]]) -> list[int]:
-    """4-connected breadth-first step distance from the nearest source; -1 where unreachable."""
+    """4-connected breadth-first step distance from the nearest source; -1 where unreachable.
+
+    Returns a flat row-major list; a source on a blocked tile is ignored.
+
+    >>> grid = [c == "." for c in "...." ".##." "...."]
+    >>> bfs_distances(grid, 4, 3, [(0, 0)])
+    [0, 1, 2, 3, 1, -1, -1, 4, 2, 3, 4, 5]
+    """
     dist = [-1] * (width * height)
     queue = deque()
     for x, y in sources:
@@ -185,6 +229,10 @@ def bfs_labels(walkable: list, width: int, height: int) -> list[int]:
     """Connected-area label per tile (4-connected walkable tiles share one; blocked tiles get -1).
 
     Labels are numbered in row-major order of each area's first tile, so they are the same every run.
+
+    >>> grid = [c == "." for c in "..#.." "..#.."]     # a wall splits a 5 x 2 map in two
+    >>> bfs_labels(grid, 5, 2)
+    [0, 0, -1, 1, 1, 0, 0, -1, 1, 1]
     """
     labels = [-1] * (width * height)
     label = 0

@@ -1,4 +1,5 @@
-"""Cutting a tile map into regions: k-means with shortest-path distance (Sýkora's thesis, program 6).
+"""Cutting a tile map into regions: k-means with shortest-path distance (the rules, and where they depart from the
+thesis's algorithm: docs/rules/commander.md, "Regions").
 
 1. k initial centres on walkable cells, drawn with a seeded RNG (every connected
    area gets at least one, in proportion to its size, so no area is left out);
@@ -15,6 +16,16 @@ so a room behind a door is its own area and region. Each door cell then joins
 a neighbouring region, and the region graph records the adjacencies that pass
 through door cells, so a caller can drop them while the door is shut. Results
 are cached per (grid, doors, k, seed).
+
+    >>> rows = ["....#....",
+    ...         "....+....",                            # + is a door
+    ...         "....#...."]
+    >>> walk = [c != "#" for c in "".join(rows)]
+    >>> cut = kmeans(walk, 9, 3, k=2, seed=1, doors=frozenset({13}))
+    >>> cut.region_of(0, 0), cut.region_of(8, 2)         # the two rooms
+    (0, 1)
+    >>> cut.neighbours(0), cut.neighbours(0, passable=lambda door_cells: not door_cells)   # door open / shut
+    ([1], [])
 """
 from __future__ import annotations
 
@@ -28,6 +39,16 @@ MAX_ITERATIONS = 50
 
 @dataclass(frozen=True)
 class Regions:
+    """A map's cut: the region centres, a region label per cell, and the region graph.
+
+    ``edges`` maps each adjacent pair ``(a, b)``, ``a < b``, to the door cells on their boundary (empty when
+    some crossing avoids doors); ``sizes`` counts each region's cells; ``iterations`` is how many k-means
+    rounds ran.
+
+    >>> cut = kmeans([True] * 8, 4, 2, k=2, seed=0)      # an open 4 x 2 field
+    >>> cut.k, cut.sizes, cut.edges
+    (2, (4, 4), {(0, 1): frozenset()})
+    """
     width: int
     height: int
     k: int
@@ -38,12 +59,28 @@ class Regions:
     iterations: int = 0
 
     def region_of(self, x: int, y: int) -> int:
+        """The region of tile ``(x, y)``; -1 for a blocked tile or one off the map.
+
+        >>> cut = kmeans([True, False, True, True], 2, 2, k=1)
+        >>> cut.region_of(0, 0), cut.region_of(1, 0), cut.region_of(5, 5)
+        (0, -1, -1)
+        """
         if 0 <= x < self.width and 0 <= y < self.height:
             return self.labels[y * self.width + x]
         return -1
 
     def neighbours(self, r: int, passable=None) -> list[int]:
-        """Adjacent regions; ``passable(door_cells) -> bool`` can drop connections through shut doors."""
+        """Adjacent regions; ``passable(door_cells) -> bool`` can drop connections through shut doors.
+
+        Returns region numbers in ascending order; ``passable`` is called for every edge of ``r`` (with an empty
+        set for an edge that needs no door).
+
+        >>> cut = kmeans([True] * 9, 9, 1, k=3, seed=0)    # a 9 x 1 corridor cut in three
+        >>> cut.labels
+        (0, 0, 0, 0, 1, 1, 1, 2, 2)
+        >>> cut.neighbours(1)
+        [0, 2]
+        """
         out = []
         for (a, b), doors in self.edges.items():
             if r in (a, b) and (passable is None or passable(doors)):
@@ -51,6 +88,11 @@ class Regions:
         return sorted(out)
 
     def adjacency(self, passable=None) -> list[list[int]]:
+        """``neighbours(r, passable)`` for every region ``r``: the region graph as adjacency lists.
+
+        >>> kmeans([True] * 9, 9, 1, k=3, seed=0).adjacency()
+        [[1], [0, 2], [1]]
+        """
         return [self.neighbours(r, passable) for r in range(self.k)]
 
 
@@ -138,7 +180,23 @@ def _medoid(cells: list[int], width: int) -> int:
 
 def kmeans(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
            doors: frozenset = frozenset(), max_iterations: int = MAX_ITERATIONS) -> Regions:
-    """Program 6 on a flat row-major walkability list; ``doors`` are door cells (boundaries, see above)."""
+    """k-means with path distance on a flat row-major walkability list; ``doors`` are door cells (boundaries,
+    see above). Steps, ties and defaults: docs/rules/commander.md, "Regions".
+
+    ``walk`` has ``width * height`` bools; ``k`` is the number of regions wanted (reduced to the number of
+    walkable cells); ``seed`` seeds the initial centres; ``max_iterations`` caps the rounds. Raises
+    ``ValueError`` when ``k < 1``, when no cell is walkable, or when ``k`` is below the number of separate
+    walkable areas (each needs a region).
+
+    >>> walk = [c == "." for c in ".....#....." ".....#....." "..........." ".....#....."]
+    >>> cut = kmeans(walk, 11, 4, k=2, seed=1)
+    >>> cut.centres, cut.sizes                        # each half of the map, centred on its medoid
+    (((2, 1), (8, 2)), (20, 21))
+    >>> kmeans([True, False, True], 3, 1, k=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: k = 1 is below the 2 separate walkable areas of the map
+    """
     if k < 1:
         raise ValueError("k must be at least 1")
     full = list(walk)
@@ -219,7 +277,12 @@ _CACHE: dict = {}
 
 def regions_for(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
                 doors: frozenset = frozenset()) -> Regions:
-    """``kmeans`` cached per (grid, doors, k, seed): a map is cut once per process."""
+    """``kmeans`` cached per (grid, doors, k, seed): a map is cut once per process.
+
+    >>> walk = [True] * 12
+    >>> regions_for(walk, 4, 3, 2) is regions_for(walk, 4, 3, 2)
+    True
+    """
     key = (bytes(walk), width, height, k, seed, doors)
     got = _CACHE.get(key)
     if got is None:
