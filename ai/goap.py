@@ -1,8 +1,9 @@
 """Goal-oriented action planning over finite key -> value facts.
 
-Two searches over the same action model, so they can be compared:
+Two searches over the same action model, so they can be compared (every rule, tie-break and default:
+docs/rules/goap.md):
 
-- ``regress`` — seed 003's regression planner: start from the goal's required
+- ``regress`` — the regression planner: start from the goal's required
   facts, pick actions whose effects satisfy some of them (``satisfies_any``) and
   conflict with none (``conflicts_with``), remove what they assign
   (``remove_assigned``), merge in their preconditions with a contradiction check
@@ -11,18 +12,27 @@ Two searches over the same action model, so they can be compared:
   per canonical fact set, so zero-cost cycles end (a set is re-queued only when
   its cost improves); an expansion budget (default 5000) ends the search with
   ``BUDGET``, which is not ``NO_PLAN``.
-- ``forward`` — seed 002's A*: states are whole fact maps, successors apply an
+- ``forward`` — forward A*: states are whole fact maps, successors apply an
   applicable action's effects, ``h`` counts unsatisfied goal facts. Plain
-  counting (``heuristic="count"``, seed 002) can overestimate when an action is
+  counting (``heuristic="count"``) can overestimate when an action is
   cheaper than the facts it fixes; the default multiplies the count by the
   cheapest cost per fixed fact, which keeps it admissible and consistent, so both
   searches return the same optimal cost.
 
 An action has a name, preconditions, effects, a non-negative cost, an optional
 target type (one definition serves every target actor of that type: it is
-instantiated once per target the host offers, seed 002) and an optional
+instantiated once per target the host offers) and an optional
 procedural precondition checked against the fact snapshot. Planning works on
 copies; it never writes anything back.
+
+A hurt guard with no ammunition who wants to be armed and in cover: reloading
+takes it out of cover, so it must reload first.
+
+    >>> reload = GoapAction("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False})
+    >>> enter_cover = GoapAction("enter_cover", {}, {"in_cover": True})
+    >>> start = {"has_ammo": False, "in_cover": False, "has_reserve": True}
+    >>> regress(start, {"has_ammo": True, "in_cover": True}, [reload, enter_cover]).names()
+    ['reload', 'enter_cover']
 """
 from __future__ import annotations
 
@@ -38,12 +48,24 @@ DEFAULT_BUDGET = 5000
 
 
 def canon(facts: dict) -> tuple:
-    """The canonical (fixed key order) form of a fact set, used as a dictionary key."""
+    """The canonical (fixed key order) form of a fact set, used as a dictionary key.
+
+    >>> canon({"b": 1, "a": True}) == canon({"a": True, "b": 1})
+    True
+    >>> canon({"b": 1, "a": True})
+    (('a', True), ('b', 1))
+    """
     return tuple(sorted(facts.items()))
 
 
 def satisfies_any(effects: dict, required: dict) -> bool:
-    """At least one effect assigns a required key its required value."""
+    """At least one effect assigns a required key its required value.
+
+    >>> satisfies_any({"in_cover": True}, {"in_cover": True, "has_ammo": True})
+    True
+    >>> satisfies_any({"in_cover": False}, {"in_cover": True})
+    False
+    """
     for key, value in effects.items():
         if key in required and required[key] == value:
             return True
@@ -51,7 +73,13 @@ def satisfies_any(effects: dict, required: dict) -> bool:
 
 
 def conflicts_with(effects: dict, required: dict) -> bool:
-    """Some effect assigns a required key another value (false is an explicit value too)."""
+    """Some effect assigns a required key another value (false is an explicit value too).
+
+    >>> conflicts_with({"has_ammo": True, "in_cover": False}, {"has_ammo": True, "in_cover": True})
+    True
+    >>> conflicts_with({"has_ammo": True}, {"in_cover": True})
+    False
+    """
     for key, value in effects.items():
         if key in required and required[key] != value:
             return True
@@ -59,11 +87,22 @@ def conflicts_with(effects: dict, required: dict) -> bool:
 
 
 def remove_assigned(required: dict, effects: dict) -> dict:
+    """``required`` without the keys ``effects`` assign (whatever value they assign).
+
+    >>> remove_assigned({"has_ammo": True, "in_cover": True}, {"in_cover": True})
+    {'has_ammo': True}
+    """
     return {k: v for k, v in required.items() if k not in effects}
 
 
 def merge_requirements(remaining: dict, preconditions: dict) -> dict | None:
-    """``remaining`` plus ``preconditions``; None when a key would need two values (a contradiction)."""
+    """``remaining`` plus ``preconditions``; None when a key would need two values (a contradiction).
+
+    >>> merge_requirements({"has_ammo": True}, {"has_reserve": True})
+    {'has_ammo': True, 'has_reserve': True}
+    >>> merge_requirements({"in_cover": True}, {"in_cover": False}) is None
+    True
+    """
     out = dict(remaining)
     for key, value in preconditions.items():
         if key in out and out[key] != value:
@@ -73,6 +112,13 @@ def merge_requirements(remaining: dict, preconditions: dict) -> dict | None:
 
 
 def satisfied(state: dict, required: dict) -> bool:
+    """Every required pair holds in ``state``; an absent key is not ``False``, it simply fails.
+
+    >>> satisfied({"has_key": False, "door": "open"}, {"door": "open"})
+    True
+    >>> satisfied({}, {"has_key": False})
+    False
+    """
     for key, value in required.items():
         if key not in state or state[key] != value:
             return False
@@ -81,6 +127,18 @@ def satisfied(state: dict, required: dict) -> bool:
 
 @dataclass(frozen=True)
 class GoapAction:
+    """An action definition: ``name``, ``preconditions`` and ``effects`` (fact maps; at least one effect), a
+    finite ``cost >= 0``; optionally a ``target_type`` (one instance per target the host offers, costing
+    ``cost + cost_per_tile * distance``) and ``procedural(snapshot, target) -> bool``, checked once when the
+    instances are made. Raises ``ValueError`` for a bad cost or no effects.
+
+    >>> GoapAction("reload", {"has_reserve": True}, {"has_ammo": True}).cost
+    1.0
+    >>> GoapAction("idle", cost=-1.0, effects={"rested": True})
+    Traceback (most recent call last):
+    ...
+    ValueError: action 'idle' needs a finite cost >= 0
+    """
     name: str
     preconditions: dict = field(default_factory=dict)
     effects: dict = field(default_factory=dict)
@@ -100,7 +158,13 @@ class GoapAction:
 
 @dataclass(frozen=True)
 class Step:
-    """An action instance: its definition, the chosen target (0 = none), its cost and stable id."""
+    """An action instance: its definition, the chosen target (0 = none), its cost and stable id.
+
+    ``sid`` is the instance's place in ``instantiate``'s list, the tie-break of both searches.
+
+    >>> Step(GoapAction("grab_crate", effects={"has_reserve": True}), 7, 1.3, 0).name
+    'grab_crate@7'
+    """
     action: GoapAction
     target: int
     cost: float
@@ -113,6 +177,14 @@ class Step:
 
 @dataclass
 class Result:
+    """What a search returns: ``status`` (``PLAN``, ``NO_PLAN`` or ``BUDGET``), the ``steps`` in execution
+    order, their total ``cost`` (None without a plan), the ``expansions`` made, and with ``trace=True`` the
+    expanded states and the rejected actions with reasons.
+
+    >>> r = regress({"a": True}, {"a": True}, [GoapAction("x", effects={"a": True})])
+    >>> r.ok, r.names(), r.cost, r.expansions         # the start already satisfies the goal
+    (True, [], 0.0, 0)
+    """
     status: str
     steps: list = field(default_factory=list)     # Step, in execution order
     cost: float | None = None
@@ -121,9 +193,11 @@ class Result:
 
     @property
     def ok(self) -> bool:
+        """True when a plan was found."""
         return self.status == PLAN
 
     def names(self) -> list[str]:
+        """The steps' names (``name@target`` for a typed action's instance)."""
         return [s.name for s in self.steps]
 
 
@@ -132,6 +206,16 @@ def instantiate(actions, snapshot: dict | None = None, targets=None) -> tuple[li
 
     ``targets(type) -> [(entity, distance), ...]`` is the host's list; ``snapshot`` feeds procedural
     preconditions. Returns (steps, rejected [(name, reason)]).
+
+    >>> grab = GoapAction("grab_crate", {}, {"has_reserve": True}, cost=1.0, target_type="crate", cost_per_tile=0.1)
+    >>> steps, rejected = instantiate([grab], targets=lambda kind: [(7, 3.0), (5, 10.0)])
+    >>> [(s.name, s.cost, s.sid) for s in steps]      # by target entity; cost 1 + 0.1 per tile
+    [('grab_crate@5', 2.0, 0), ('grab_crate@7', 1.3, 1)]
+    >>> instantiate([grab], targets=lambda kind: [])
+    ([], [('grab_crate', "no target of type 'crate'")])
+    >>> unlock = GoapAction("unlock", {}, {"door_open": True}, procedural=lambda snap, target: snap["has_key"])
+    >>> instantiate([unlock], {"has_key": False})
+    ([], [('unlock', 'procedural precondition is false')])
     """
     steps: list[Step] = []
     rejected = []
@@ -191,7 +275,27 @@ class _Bits:
 
 def regress(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, snapshot: dict | None = None,
             targets=None, trace: bool = False) -> Result:
-    """Seed 003's regression search (see the module docstring)."""
+    """Regression search from ``goal`` back to ``start`` (rules: docs/rules/goap.md, "Regression search").
+
+    ``actions`` are ``GoapAction`` definitions; ``budget`` caps the expansions; ``snapshot`` (default: ``start``)
+    feeds procedural preconditions; ``targets(type) -> [(entity, distance)]`` offers typed actions' targets;
+    ``trace`` records what was expanded and rejected. Returns a ``Result``: the cheapest plan (ties: the stable
+    action ids from the goal backwards), ``NO_PLAN`` when the search space is exhausted, or ``BUDGET``.
+
+    >>> reload = GoapAction("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False})
+    >>> cover = GoapAction("enter_cover", {}, {"in_cover": True})
+    >>> grab = GoapAction("grab_crate", {}, {"has_reserve": True}, target_type="crate", cost_per_tile=0.1)
+    >>> start = {"has_ammo": False, "in_cover": False, "has_reserve": False}
+    >>> r = regress(start, {"has_ammo": True, "in_cover": True}, [reload, cover, grab],
+    ...             targets=lambda kind: [(7, 3.0), (5, 10.0)])
+    >>> r.names(), r.cost                              # the nearer crate
+    (['grab_crate@7', 'reload', 'enter_cover'], 3.3)
+    >>> regress(start, {"has_ammo": True}, [reload, cover, grab], budget=1).status
+    'budget exhausted'
+    >>> loop = GoapAction("loop", {"a": True}, {"a": True}, cost=0.0)   # a zero-cost cycle ends
+    >>> regress({}, {"a": True}, [loop]).status
+    'no plan'
+    """
     steps, pre_rejected = instantiate(actions, snapshot if snapshot is not None else start, targets)
     log = {"expanded": [], "rejected": list(pre_rejected)} if trace else None
     bits = _Bits([start, goal] + [s.action.effects for s in steps] + [s.action.preconditions for s in steps])
@@ -251,7 +355,19 @@ def regress(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, s
 
 def forward(start: dict, goal: dict, actions, *, budget: int = DEFAULT_BUDGET, snapshot: dict | None = None,
             targets=None, heuristic: str = "admissible", trace: bool = False) -> Result:
-    """Seed 002's forward A* (see the module docstring)."""
+    """Forward A* from ``start`` until ``goal`` holds (rules: docs/rules/goap.md, "Forward A*").
+
+    Arguments as for ``regress``; ``heuristic`` is ``"admissible"`` (unsatisfied goal facts times the cheapest
+    cost per effect: optimal) or ``"count"`` (unsatisfied goal facts: can overestimate). Returns a ``Result``.
+
+    >>> both = GoapAction("both", {}, {"a": True, "b": True}, cost=1.0)
+    >>> only_a = GoapAction("only_a", {}, {"a": True}, cost=0.4)
+    >>> only_b = GoapAction("only_b", {}, {"b": True}, cost=0.4)
+    >>> forward({}, {"a": True, "b": True}, [both, only_a, only_b]).cost
+    0.8
+    >>> forward({}, {"a": True, "b": True}, [both, only_a, only_b], heuristic="count").cost   # overestimates
+    1.0
+    """
     steps, pre_rejected = instantiate(actions, snapshot if snapshot is not None else start, targets)
     log = {"expanded": [], "rejected": list(pre_rejected)} if trace else None
     goal = dict(goal)

@@ -1,4 +1,4 @@
-"""Hierarchical task network planning (seed 003, "HTN分解与状态推进").
+"""Hierarchical task network planning (the rules, step by step: docs/rules/htn.md).
 
 A planner node holds a temporary state, the list of pending tasks and the
 plan so far. The first pending task is taken: a *primitive* task whose
@@ -12,6 +12,18 @@ limit, so recursive methods cannot expand forever.
 
 Planning never touches the world: the temporary state is a copy of the fact
 snapshot, and the result is only a list of primitive tasks for the executor.
+
+A guard whose cover is behind a locked door: walking in fails, so the second
+method fetches the key first.
+
+    >>> domain = Domain(
+    ...     [Primitive("enter_cover", {"door_open": True}, {"in_cover": True}),
+    ...      Primitive("get_key", {"key_known": True}, {"has_key": True}),
+    ...      Primitive("unlock_door", {"has_key": True}, {"door_open": True})],
+    ...     [Compound("take_cover", (Method("walk_in", {}, ["enter_cover"]),
+    ...                              Method("fetch_key", {}, ["get_key", "unlock_door", "enter_cover"])))])
+    >>> plan(domain, {"door_open": False, "key_known": True}, "take_cover").plan
+    ['get_key', 'unlock_door', 'enter_cover']
 """
 from __future__ import annotations
 
@@ -24,6 +36,11 @@ DEFAULT_DEPTH = 64
 
 @dataclass(frozen=True)
 class Primitive:
+    """A task the host can carry out: it applies when its ``preconditions`` hold and writes its ``effects``.
+
+    >>> Primitive("get_key", {"key_known": True}, {"has_key": True}).effects
+    {'has_key': True}
+    """
     name: str
     preconditions: dict = field(default_factory=dict)
     effects: dict = field(default_factory=dict)
@@ -31,6 +48,11 @@ class Primitive:
 
 @dataclass(frozen=True)
 class Method:
+    """One way to do a compound task: when its ``preconditions`` hold, do ``subtasks`` (task names) in order.
+
+    >>> Method("walk_in", {"door_open": True}, ["enter_cover"]).subtasks   # kept as a tuple
+    ('enter_cover',)
+    """
     name: str
     preconditions: dict = field(default_factory=dict)
     subtasks: tuple = ()
@@ -41,11 +63,21 @@ class Method:
 
 @dataclass(frozen=True)
 class Compound:
+    """A task done by the first of its ``methods`` (tried in order) that leads to a full plan."""
     name: str
     methods: tuple = ()
 
 
 class Domain:
+    """Primitive and compound tasks by name (``tasks``). Raises ``ValueError`` when a name is defined twice, a
+    compound has no methods, or a method names an unknown task.
+
+    >>> Domain([Primitive("a")], [Compound("c", (Method("m", {}, ["b"]),))])
+    Traceback (most recent call last):
+    ...
+    ValueError: method 'm' of 'c' names unknown task 'b'
+    """
+
     def __init__(self, primitives=(), compounds=()):
         self.tasks: dict = {}
         for task in list(primitives) + list(compounds):
@@ -75,6 +107,8 @@ _TRACE = {
 
 @dataclass
 class Result:
+    """``status`` (``PLAN``, ``NO_PLAN`` or ``BUDGET``), the ``plan`` (primitive task names in order), the search
+    ``events`` and the number of ``nodes`` (task lists) examined."""
     status: str
     plan: list = field(default_factory=list)       # primitive task names in order
     events: list = field(default_factory=list)     # (depth, kind, *details): cheap to record, see ``trace``
@@ -82,11 +116,23 @@ class Result:
 
     @property
     def ok(self) -> bool:
+        """True when a plan was found."""
         return self.status == PLAN
 
     @property
     def trace(self) -> list[tuple[int, str]]:
-        """(depth, what happened) for every step of the search: methods tried, failures, rollbacks."""
+        """(depth, what happened) for every step of the search: methods tried, failures, rollbacks.
+
+        >>> domain = Domain([Primitive("open", {"has_key": True}, {"door_open": True}), Primitive("wait")],
+        ...                 [Compound("enter", (Method("unlock", {}, ["open"]), Method("wait_it_out", {}, ["wait"])))])
+        >>> for depth, line in plan(domain, {}, "enter").trace:
+        ...     print(depth, line)
+        0 enter: trying method unlock -> ['open']
+        1 open: preconditions fail {'has_key': True}
+        0 enter: method unlock failed, its temporary effects rolled back
+        0 enter: trying method wait_it_out -> ['wait']
+        1 wait: applied {}
+        """
         return [(e[0], _TRACE[e[1]].format(*e[2:])) for e in self.events]
 
 
@@ -165,7 +211,27 @@ _ABSENT = object()
 def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_DEPTH,
          budget: int = 100_000) -> Result:
     """Decompose ``task`` from ``state``. PLAN with the primitive tasks, NO_PLAN, or BUDGET when ``budget``
-    nodes were explored without an answer."""
+    nodes were explored without an answer.
+
+    ``state`` is copied (the temporary state); ``depth_limit`` bounds the steps along one path. Raises
+    ``KeyError`` for an unknown ``task``.
+
+    A failed branch rolls back what it applied, so the second method starts from the original state:
+
+    >>> domain = Domain(
+    ...     [Primitive("grab", {}, {"holding": True}), Primitive("climb", {"holding": False}, {"up": True})],
+    ...     [Compound("get_up", (Method("grab_then_climb", {}, ["grab", "climb"]),
+    ...                          Method("just_climb", {}, ["climb"])))])
+    >>> result = plan(domain, {"holding": False}, "get_up")
+    >>> result.status, result.plan
+    ('plan', ['climb'])
+
+    A method that only repeats its own task is cut instead of recursing forever:
+
+    >>> again = Domain([], [Compound("loop", (Method("again", {}, ["loop"]),))])
+    >>> plan(again, {}, "loop").status
+    'no plan'
+    """
     if task not in domain.tasks:
         raise KeyError(task)
     search = _Search(domain, state, depth_limit, budget)
