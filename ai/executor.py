@@ -19,7 +19,8 @@ brain state) and is what behavior-tree plan leaves call:
   releases exactly that instance's reservations, and drops the unstarted rest.
 
 Everything that happened is appended to the plan's log, which decision
-records carry, so a replay shows each plan and its ledger outcomes.
+records carry, so a replay shows each plan and its ledger outcomes. The rules,
+step by step: docs/rules/executor.md.
 """
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ LOG_LIMIT = 24
 
 @dataclass(frozen=True)
 class StepSpec:
+    """How a planned step becomes a host action: its ``kind``, ``target`` (an entity id, ``"$fact"`` read when
+    the step is submitted, or 0) and ``params`` (``"$fact"`` values allowed). A typed GOAP step targets the
+    instance the planner chose instead.
+
+    >>> StepSpec("enter_cover", "$cover_spot", {"hurry": True}).target
+    '$cover_spot'
+    """
     kind: str                     # host action kind
     target: object = 0            # entity id, "$fact", or 0; a typed GOAP step targets its planned instance
     params: dict = field(default_factory=dict)
@@ -42,6 +50,16 @@ class StepSpec:
 
 @dataclass
 class Planning:
+    """What one brain may plan with: GOAP actions and goals (goal name -> required facts), an HTN domain, a
+    ``StepSpec`` per GOAP action / HTN primitive name, the GOAP expansion ``budget``, the HTN ``depth_limit``
+    and how often a failed plan is made again (``max_replans``).
+
+    >>> from ai.goap import GoapAction
+    >>> planning = Planning(goap_actions=[GoapAction("reload", {"has_reserve": True}, {"has_ammo": True})],
+    ...                     goap_goals={"armed": {"has_ammo": True}})
+    >>> planning.budget, planning.max_replans
+    (5000, 3)
+    """
     goap_actions: list = field(default_factory=list)          # goap.GoapAction
     goap_goals: dict = field(default_factory=dict)            # goal name -> required facts
     goap_steps: dict = field(default_factory=dict)            # action name -> StepSpec
@@ -52,6 +70,14 @@ class Planning:
     max_replans: int = 3
 
     def keys(self) -> set:
+        """Every fact key the domains mention (GOAP preconditions, effects, goals; HTN primitives' preconditions
+        and effects, methods' preconditions).
+
+        >>> from ai.goap import GoapAction
+        >>> sorted(Planning([GoapAction("reload", {"has_reserve": True}, {"has_ammo": True})],
+        ...                 {"safe": {"in_cover": True}}).keys())
+        ['has_ammo', 'has_reserve', 'in_cover']
+        """
         keys = set()
         for a in self.goap_actions:
             keys |= set(a.preconditions) | set(a.effects)
@@ -71,14 +97,65 @@ class Planning:
         self._goap_by_name = {a.name: a for a in self.goap_actions}
 
     def symbolic(self, facts: dict) -> dict:
-        """The planner's start state: the real facts on the domain's keys (absent ones stay absent)."""
+        """The planner's start state: the real facts on the domain's keys (absent ones stay absent).
+
+        >>> from ai.goap import GoapAction
+        >>> planning = Planning([GoapAction("reload", {"has_reserve": True}, {"has_ammo": True})])
+        >>> planning.symbolic({"has_ammo": False, "hp": 40})
+        {'has_ammo': False}
+        """
         return {k: facts[k] for k in self._keys if k in facts}
 
     def bind(self, state: dict) -> "PlanRunner":
+        """A ``PlanRunner`` working on ``state``, one NPC's plan state (a dict it fills and keeps)."""
         return PlanRunner(self, state)
 
 
 class PlanRunner:
+    """Runs one NPC's plan through the host: plan, check, submit, advance on confirmation, replan on failure.
+
+    A plan leaf calls ``run`` every tick it is ticked and ``stop`` when it is halted. The context (``ai.bt.Context``)
+    gives the real facts, the actuator (the host: ``submit``, ``status``, ``cancel``, optionally ``targets``)
+    and the game time. Here a stand-in host confirms what the test says:
+
+    >>> from ai.bt import Context
+    >>> from ai.goap import GoapAction
+    >>> from ai.status import FAILURE, RUNNING, SUCCESS, name
+    >>> class Host:
+    ...     def __init__(self):
+    ...         self.submitted, self.answers, self.cancelled = [], {}, []
+    ...     def submit(self, kind, target, params):
+    ...         self.submitted.append((kind, target))
+    ...         return len(self.submitted)                  # the action id
+    ...     def status(self, aid):
+    ...         return self.answers.get(aid, (RUNNING, ""))
+    ...     def cancel(self, aid):
+    ...         self.cancelled.append(aid)
+    >>> planning = Planning(
+    ...     goap_actions=[GoapAction("reload", {"has_reserve": True}, {"has_ammo": True, "in_cover": False}),
+    ...                   GoapAction("enter_cover", {}, {"in_cover": True})],
+    ...     goap_goals={"safe": {"has_ammo": True, "in_cover": True}},
+    ...     goap_steps={"reload": StepSpec("reload"), "enter_cover": StepSpec("enter_cover", "$cover_spot")})
+    >>> host = Host()
+    >>> facts = {"has_ammo": False, "in_cover": False, "has_reserve": True, "cover_spot": 12}
+    >>> runner = planning.bind({})
+    >>> ctx = Context([], facts, {}, host, now=1.0)
+    >>> status, _ = runner.run(ctx, "goap", "safe", fresh=True)
+    >>> name(status), host.submitted                    # planned reload -> enter_cover, submitted the first
+    ('running', [('reload', 0)])
+    >>> host.answers[1] = (SUCCESS, "")                 # the host confirms the reload
+    >>> facts["has_ammo"] = True
+    >>> status, _ = runner.run(ctx, "goap", "safe", fresh=False)
+    >>> host.submitted[-1]                              # only now the next step, its target read from the facts
+    ('enter_cover', 12)
+    >>> host.answers[2] = (FAILURE, "cover taken")      # it fails: plan again from the real facts
+    >>> status, _ = runner.run(ctx, "goap", "safe", fresh=False)
+    >>> runner.summary().steps, runner.summary().replans, host.submitted[-1]
+    (['enter_cover'], 1, ('enter_cover', 12))
+    >>> runner.stop(ctx, "goap", "safe")                # the leaf is halted: cancel the active step
+    >>> host.cancelled
+    [3]
+    """
     __slots__ = ("planning", "state")
 
     def __init__(self, planning: Planning, state: dict):
@@ -156,6 +233,10 @@ class PlanRunner:
 
     # -- the leaf's calls ------------------------------------------------------------------------------------------
     def run(self, ctx, mode: str, goal: str, fresh: bool) -> tuple[int, str]:
+        """One tick of the plan ``goal`` in ``mode`` ('goap': a goal name, 'htn': a task name); ``fresh`` asks
+        for a new plan. Returns ``(status, reason)``: RUNNING while a step runs, SUCCESS when every step was
+        confirmed, FAILURE with the reason when no plan can be made or ``max_replans`` is used up. See the class
+        example."""
         st = self.state
         if fresh or st.get("mode") != mode or st.get("goal") != goal or st.get("status") != RUNNING:
             log = st.get("log", [])
@@ -208,6 +289,8 @@ class PlanRunner:
                 return FAILURE, f"{failure}; replanning: {why}"
 
     def stop(self, ctx, mode: str, goal: str) -> None:
+        """Cancel the active step's action (releasing its reservations), drop the rest of the plan, status IDLE;
+        the log is kept. See the class example."""
         st = self.state
         aid = st.get("aid", 0)
         if aid:
