@@ -17,7 +17,7 @@ machine reports the result to its caller (the mode ended).
 
 The runtime (``Runtime``: active path, history, tree memory) is plain data so
 that it can live in a component and go into snapshots; the ``Machine`` and its
-trees are shared by every NPC.
+trees are shared by every NPC. The ``Machine`` docstring has a worked example.
 """
 from __future__ import annotations
 
@@ -33,6 +33,16 @@ EVENTS = ("", "done", "failed")
 
 @dataclass(frozen=True)
 class Transition:
+    """Go to state ``to`` when every ``when`` condition holds; with ``on`` = 'done' or 'failed', only when the
+    active leaf's tree has just finished that way. Raises ``ValueError`` for another ``on``.
+
+    >>> Transition("flee", (Condition("hp", "<", 20),)).on
+    ''
+    >>> Transition("search", on="maybe")
+    Traceback (most recent call last):
+    ...
+    ValueError: transition event must be 'done' or 'failed', got 'maybe'
+    """
     to: str
     when: tuple[Condition, ...] = ()
     on: str = ""                                 # '' (conditions only), 'done' or 'failed'
@@ -44,6 +54,13 @@ class Transition:
 
 @dataclass(frozen=True)
 class State:
+    """A state: its ``parent`` (None = top level), for a composite state its ``initial`` child and ``history``
+    ('none', 'shallow', 'deep'), for a leaf its behavior ``tree``, its ``transitions``, and ``on_enter`` /
+    ``on_exit`` hooks: ``(key, value)`` blackboard writes (``"$fact"`` values resolved) or callables ``f(ctx)``.
+
+    >>> State("combat", initial="approach", history="shallow").history
+    'shallow'
+    """
     id: str
     parent: str | None = None
     initial: str | None = None
@@ -67,10 +84,46 @@ class Runtime:
 
 
 class MachineError(ValueError):
-    pass
+    """A machine whose states do not fit together (raised when the ``Machine`` is built or entered)."""
 
 
 class Machine:
+    """The state forest, shared by every NPC that runs it; each NPC's progress is a ``Runtime``.
+
+    Building it checks the structure and raises ``MachineError``: duplicate ids, unknown parents, parent cycles,
+    a composite state without a valid ``initial`` child or with a tree, an ``initial`` on a leaf, a transition to
+    a missing state.
+
+    >>> from ai.bt import Context, Succeed, Tree, Wait
+    >>> from ai.status import name
+    >>> m = Machine([
+    ...     State("combat", initial="approach", history="shallow",
+    ...           transitions=(Transition("flee", (Condition("hp", "<", 20),)),)),
+    ...     State("approach", parent="combat", tree=Tree(Wait(1.0)),
+    ...           transitions=(Transition("shoot", (Condition("in_range"),)),)),
+    ...     State("shoot", parent="combat", tree=Tree(Wait(5.0))),
+    ...     State("flee", tree=Tree(Succeed())),
+    ... ])
+    >>> rt = Runtime()
+    >>> ctx = Context([], {"hp": 100, "in_range": False}, {})
+    >>> m.enter(rt, "combat", ctx); rt.path                # entering a composite descends to its initial leaf
+    ['combat', 'approach']
+    >>> ctx.facts["in_range"] = True
+    >>> status, _ = m.update(rt, ctx)                       # the leaf's own guard fires, then the new tree ticks
+    >>> name(status), rt.path
+    ('running', ['combat', 'shoot'])
+    >>> ctx.facts["hp"] = 10
+    >>> status, reason = m.update(rt, ctx)                  # the parent's guard interrupts its child: outermost first
+    >>> rt.path, name(status), reason                       # flee's tree succeeded at once: the mode ended
+    (['flee'], 'success', 'tree succeeded')
+    >>> m.enter(rt, "combat", ctx); rt.path                 # shallow history: back to the child last active
+    ['combat', 'shoot']
+    >>> Machine([State("a", parent="b")])
+    Traceback (most recent call last):
+    ...
+    ai.hfsm.MachineError: state 'a' has unknown parent 'b'
+    """
+
     def __init__(self, states):
         self.states: dict[str, State] = {}
         for st in states:
@@ -108,7 +161,11 @@ class Machine:
 
     # -- structure -------------------------------------------------------------------------------------------
     def lineage(self, sid: str) -> list[str]:
-        """Ancestors of ``sid`` and itself, outermost first."""
+        """Ancestors of ``sid`` and itself, outermost first.
+
+        >>> Machine([State("combat", initial="shoot"), State("shoot", parent="combat")]).lineage("shoot")
+        ['combat', 'shoot']
+        """
         out = []
         while sid is not None:
             out.append(sid)
@@ -117,9 +174,15 @@ class Machine:
         return out
 
     def top(self, sid: str) -> str:
+        """The top-level state above ``sid`` (``sid`` itself at the top).
+
+        >>> Machine([State("combat", initial="shoot"), State("shoot", parent="combat")]).top("shoot")
+        'combat'
+        """
         return self.lineage(sid)[0]
 
     def leaf_tree(self, rt: Runtime) -> Tree | None:
+        """The behavior tree of the active leaf state (None when nothing is active or the leaf has no tree)."""
         return self.states[rt.path[-1]].tree if rt.path else None
 
     # -- entering and leaving ----------------------------------------------------------------------------------
@@ -153,10 +216,23 @@ class Machine:
                     rt.history[parent] = leaf
 
     def exit_all(self, rt: Runtime, ctx: Context) -> None:
+        """Leave every active state: the leaf's tree is halted first (cancelling its ledger actions), then the
+        ``on_exit`` hooks run from the leaf outwards and history is remembered.
+
+        >>> from ai.bt import Context
+        >>> m, rt, ctx = Machine([State("idle")]), Runtime(), Context([], {}, {})
+        >>> m.enter(rt, "idle", ctx); m.exit_all(rt, ctx); rt.path
+        []
+        """
         self._exit_to(rt, 0, ctx)
 
     def enter(self, rt: Runtime, target: str, ctx: Context) -> None:
-        """Make ``target`` active (leaving what must be left), then descend to a leaf."""
+        """Make ``target`` active (leaving what must be left), then descend to a leaf.
+
+        States shared by the old and the new path stay active (their hooks do not run again); entering a state
+        that is already active restarts it. Descending takes the remembered child (history) or the ``initial``
+        one; the leaf gets fresh tree memory. Raises ``MachineError`` for an unknown state. See the class example.
+        """
         if target not in self.states:
             raise MachineError(f"unknown state '{target}'")
         line = self.lineage(target)
@@ -192,7 +268,13 @@ class Machine:
 
     # -- running ------------------------------------------------------------------------------------------------
     def update(self, rt: Runtime, ctx: Context) -> tuple[int, str]:
-        """One step: at most one guarded transition, then the leaf's tree. Returns (status, reason)."""
+        """One step: at most one guarded transition, then the leaf's tree. Returns (status, reason).
+
+        Guards are checked over the active path outermost first, each state's transitions in order; the first
+        that holds is taken. Then the leaf's tree ticks: RUNNING -> ``(RUNNING, "")``; finished -> a matching
+        'done' / 'failed' transition is taken (and the result is RUNNING), else the tree is reset and its result
+        returned with the reason. No active state -> FAILURE. See the class example.
+        """
         if not rt.path:
             return FAILURE, "no state is active"
         facts, bb = ctx.facts, ctx.bb
@@ -225,5 +307,6 @@ class Machine:
         return st, reason or ("tree succeeded" if st == SUCCESS else "tree failed")
 
     def running_path(self, rt: Runtime) -> list[str]:
+        """Names of the RUNNING nodes of the active leaf's tree, root first (empty when nothing runs)."""
         tree = self.leaf_tree(rt)
         return tree.running_path(rt.mem) if tree is not None and rt.mem else []
