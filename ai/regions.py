@@ -1,5 +1,5 @@
-"""Cutting a tile map into regions: k-means with shortest-path distance (the rules, and where they depart from the
-thesis's algorithm: docs/rules/commander.md, "Regions").
+"""Cutting a tile map into regions: k-means with shortest-path distance (every step, tie and addition:
+docs/rules/commander.md, section 1 "Regions").
 
 1. k initial centres on walkable cells, drawn with a seeded RNG (every connected
    area gets at least one, in proportion to its size, so no area is left out);

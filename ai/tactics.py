@@ -1,11 +1,14 @@
-"""Tactical planning over regions: an abstract forward model, Expected Outcome and UCT (Sýkora's thesis, ch. 3-4).
+"""Tactical planning over regions: an abstract forward model, Expected Outcome and UCT.
+
+Every rule, default and tie-break, and where the model departs from its sources:
+docs/rules/commander.md (sections 3-7).
 
 **State.** Forces are *groups* (a squad of one team): region, hit points, and
 the task they were given. Static per group: team, full hit points, damage per
 second at full strength (it scales with the hit points left, so a weakened
 group hits less: Lanchester's square law emerges), range class.
 
-**Actions** follow the thesis: giving a group a task is instantaneous and
+**Actions**: giving a group a task is instantaneous and
 changes nothing else — hold, attack in its region, or move to an adjacent
 region — and a separate *simulate t* step lets time pass: moving groups
 arrive, then every region with opposing groups fights for t seconds in a few
@@ -17,11 +20,11 @@ holding groups at 0.9 and take 0.8 of the damage, moving groups fire at 0.5).
 ``strength`` (hit points x damage rate, Lanchester strength; default), ``hp`` or
 ``count``.
 
-**Expected Outcome** (program 2): flat Monte Carlo over the searching team's
+**Expected Outcome**: flat Monte Carlo over the searching team's
 joint assignments (all of them, or a seeded sample when there are more than
 ``cap``), playouts split evenly.
 
-**UCT** (program 5 with Gelly et al.'s changes): UCB1 at every node; a round
+**UCT** (with Gelly et al.'s minimax and incremental-tree changes): UCB1 at every node; a round
 is my groups' decisions, then the opponent's (minimising nodes), then a
 simulate step; one node is added per iteration; the rest of the horizon is a
 playout (``random`` or ``scripted`` attack-nearest). Playouts run in numpy
@@ -30,6 +33,19 @@ number of playouts (deterministic for a given seed); an optional time budget
 uses a clock the caller passes in.
 
 Nothing here knows the game: the host builds the groups and the region graph.
+
+A blue group of 200 hit points in region 0, a red one of 100 in region 1, both
+dealing 10 damage per second at full strength; the examples below reuse it:
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> state = new_state([0, 1], [200.0, 100.0])
+    >>> evaluate(model, specs, state, team=0)            # strength 200*10 against 100*10
+    0.6666666666666666
+    >>> expected_outcome(model, specs, state, 0, playouts=400, policy="scripted").actions
+    {0: (0, 0)}
+
+(blue holds: ``(HOLD, region 0)``; the scripted red walks in and fights at half rate.)
 """
 from __future__ import annotations
 
@@ -49,6 +65,13 @@ POLICIES = ("random", "scripted")
 
 @dataclass(frozen=True)
 class GroupSpec:
+    """The fixed part of a group: ``team``, ``max_hp``, ``dps`` at full strength (the fire now is
+    ``dps * hp / max_hp``), one unit's hit points (for the ``count`` evaluation), range class, and whether it can
+    move at all.
+
+    >>> GroupSpec("blue:0", team=0, max_hp=300.0, dps=12.0).mobile
+    True
+    """
     name: str
     team: int
     max_hp: float          # hit points at full strength
@@ -60,6 +83,18 @@ class GroupSpec:
 
 @dataclass(frozen=True)
 class Model:
+    """The region graph and the model's settings: ``adjacency`` (region -> adjacent regions), the seconds one
+    simulate step covers and its sub-steps, the evaluation (``strength``, ``hp`` or ``count``). Built with it:
+    ``hops`` (region graph distances, 10**6 = unreachable) and ``nexthop`` (first region of a shortest route).
+
+    >>> model = Model(((1,), (0, 2), (1,)))
+    >>> model.regions, model.hops[0].tolist(), model.nexthop[0].tolist()
+    (3, [0, 1, 2], [0, 1, 1])
+    >>> Model(((),), evaluation="morale")
+    Traceback (most recent call last):
+    ...
+    ValueError: evaluation must be one of strength, hp, count
+    """
     adjacency: tuple                      # region -> tuple of adjacent regions
     step_seconds: float = 10.0
     substeps: int = 3
@@ -107,7 +142,13 @@ class Model:
 
 @dataclass
 class State:
-    """Per group: region, hit points, task and the task's target region (lists: fast to copy and index)."""
+    """Per group: region, hit points, task and the task's target region (lists: fast to copy and index).
+
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> t = s.copy(); t.hp[1] = 0.0
+    >>> s.hp, t.hp                                     # a copy is independent
+    ([200.0, 100.0], [200.0, 0.0])
+    """
     region: list
     hp: list
     task: list
@@ -118,11 +159,27 @@ class State:
 
 
 def new_state(regions, hps) -> State:
+    """The state with each group in ``regions[g]`` with ``hps[g]`` hit points, holding where it is.
+
+    >>> new_state([0, 1], [200, 100])
+    State(region=[0, 1], hp=[200.0, 100.0], task=[0, 0], target=[0, 1])
+    """
     return State(list(regions), [float(h) for h in hps], [HOLD] * len(regions), list(regions))
 
 
 def legal_actions(model: Model, specs, state: State, g: int) -> list[tuple[int, int]]:
-    """(task, target region) choices for group ``g``; a destroyed group only holds."""
+    """(task, target region) choices for group ``g``; a destroyed group only holds.
+
+    In order: hold, attack where it is, then a move to each adjacent region (ascending); an immobile group
+    only holds or attacks.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> legal_actions(model, specs, new_state([0, 1], [200.0, 100.0]), 1) == [(HOLD, 1), (ATTACK, 1), (MOVE, 0), (MOVE, 2)]
+    True
+    >>> legal_actions(model, specs, new_state([0, 1], [200.0, 0.0]), 1)
+    [(0, 1)]
+    """
     r = state.region[g]
     if state.hp[g] <= 0:
         return [(HOLD, r)]
@@ -132,12 +189,29 @@ def legal_actions(model: Model, specs, state: State, g: int) -> list[tuple[int, 
 
 
 def assign(state: State, g: int, action: tuple[int, int]) -> None:
+    """Give group ``g`` the task ``action = (task, target region)``; nothing else changes until ``simulate``.
+
+    >>> s = new_state([0, 1], [200.0, 100.0]); assign(s, 0, (MOVE, 1)); s.region, s.task, s.target
+    ([0, 1], [2, 0], [1, 1])
+    """
     state.task[g], state.target[g] = action
 
 
 # -- the scalar model (tree descent, the plain-Python playout loop) ------------------------------------------------
 def simulate(model: Model, specs, state: State) -> None:
-    """The thesis's "simulate t": moves complete, then every contested region fights for t seconds."""
+    """*Simulate t*: moves complete, then every contested region fights for t seconds (in place).
+
+    Rules and constants: docs/rules/commander.md, section 3. Blue moves into red's region (firing at half
+    rate) while red attacks:
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> assign(s, 0, (MOVE, 1)); assign(s, 1, (ATTACK, 1))
+    >>> simulate(model, specs, s)
+    >>> s.region, [round(hp, 1) for hp in s.hp]
+    ([1, 1], [115.7, 57.9])
+    """
     n = len(specs)
     for g in range(n):
         if state.task[g] == MOVE and state.hp[g] > 0:
@@ -176,7 +250,19 @@ def simulate(model: Model, specs, state: State) -> None:
 
 
 def evaluate(model: Model, specs, state: State, team: int) -> float:
-    """Force balance from ``team``'s view in [0, 1] (0.5 = even)."""
+    """Force balance from ``team``'s view in [0, 1] (0.5 = even).
+
+    Per live group ``strength`` counts ``hp * dps * hp / max_hp``, ``hp`` its hit points, ``count`` its units
+    left; the result is ``mine / (mine + theirs)``.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> evaluate(model, specs, s, 0), evaluate(model, specs, s, 1)
+    (0.6666666666666666, 0.3333333333333333)
+    >>> evaluate(Model(model.adjacency, evaluation="hp"), specs, new_state([0, 1], [100.0, 100.0]), 0)
+    0.5
+    """
     mine = theirs = 0.0
     for spec, hp in zip(specs, state.hp):
         if hp <= 0:
@@ -196,11 +282,28 @@ def evaluate(model: Model, specs, state: State, team: int) -> float:
 
 
 def alive_teams(specs, state: State) -> set:
+    """The teams with at least one group above 0 hit points.
+
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> alive_teams(specs, new_state([0, 1], [200.0, 100.0])), alive_teams(specs, new_state([0, 1], [5.0, 0.0]))
+    ({0, 1}, {0})
+    """
     return {s.team for s, hp in zip(specs, state.hp) if hp > 0}
 
 
 def policy_action(model: Model, specs, state: State, g: int, policy: str, rng) -> tuple[int, int]:
-    """A playout policy's choice for one group: uniformly random, or scripted attack-nearest."""
+    """A playout policy's choice for one group: uniformly random, or scripted attack-nearest.
+
+    ``policy`` is ``"random"`` (one ``rng.integers`` draw over ``legal_actions``) or ``"scripted"``.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> policy_action(model, specs, s, 0, "random", np.random.default_rng(0)) in legal_actions(model, specs, s, 0)
+    True
+    >>> policy_action(model, specs, s, 0, "scripted", None)
+    (2, 1)
+    """
     if state.hp[g] <= 0:
         return (HOLD, state.region[g])
     if policy == "random":
@@ -210,7 +313,17 @@ def policy_action(model: Model, specs, state: State, g: int, policy: str, rng) -
 
 
 def scripted_action(model: Model, specs, state: State, g: int) -> tuple[int, int]:
-    """Attack-nearest: fight where an enemy is, else step toward the nearest enemy group (fewest region hops)."""
+    """Attack-nearest: fight where an enemy is, else step toward the nearest enemy group (fewest region hops).
+
+    Ties go to the lowest group index; no enemy left, an unreachable one, or an immobile group -> hold.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> scripted_action(model, specs, new_state([0, 2], [200.0, 100.0]), 0) == (MOVE, 1)
+    True
+    >>> scripted_action(model, specs, new_state([1, 1], [200.0, 100.0]), 0) == (ATTACK, 1)
+    True
+    """
     r = state.region[g]
     team = specs[g].team
     best = None
@@ -230,7 +343,17 @@ def scripted_action(model: Model, specs, state: State, g: int) -> tuple[int, int
 
 def playout(model: Model, specs, state: State, team: int, order: list, start: int, rounds: int, policy: str,
             rng) -> float:
-    """Plain-Python playout: groups ``order[start:]`` choose, simulate; then ``rounds`` more full rounds."""
+    """Plain-Python playout: groups ``order[start:]`` choose, simulate; then ``rounds`` more full rounds.
+
+    Works on a copy; stops early once fewer than two teams are left. Returns ``evaluate`` for ``team``. The
+    searches use the batched ``playout_many``; this is its reference.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([1, 1], [200.0, 100.0])           # both in region 1: they fight
+    >>> round(playout(model, specs, s, 0, [0, 1], 0, 2, "scripted", None), 3)
+    1.0
+    """
     s = state.copy()
     for k in range(start, len(order)):
         assign(s, order[k], policy_action(model, specs, s, order[k], policy, rng))
@@ -250,6 +373,16 @@ class Batch:
 
     Rows may come from different states (``Batch(model, specs, [s1, s2], reps)``: each state repeated ``reps``
     times), and ``choose``/``simulate`` take masks, so playouts from different tree leaves share numpy calls.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> b = Batch(model, specs, new_state([1, 1], [200.0, 100.0]), reps=3)
+    >>> b.choose(np.ones((3, 2), dtype=bool), "scripted", None)
+    >>> b.task.tolist()                                   # both attack where they stand
+    [[1, 1], [1, 1], [1, 1]]
+    >>> b.simulate()
+    >>> b.hp.round(1).tolist()[0], b.evaluate(0).round(4).tolist()
+    ([131.5, 14.8], [0.9752, 0.9752, 0.9752])
     """
 
     def __init__(self, model: Model, specs, states, reps: int):
@@ -273,7 +406,10 @@ class Batch:
         self._rows = np.arange(self.b)[:, None]
 
     def choose(self, mask: np.ndarray, policy: str, rng) -> None:
-        """Give the groups where ``mask`` (B, G) is true a task by the playout policy."""
+        """Give the groups where ``mask`` (B, G) is true a task by the playout policy (dead ones hold).
+
+        The random policy draws ``rng.random((B, G))`` for every entry on each call, masked or not.
+        See the class example."""
         m = self.model
         reg = self.region
         alive = (self.hp > 0) & mask
@@ -299,7 +435,7 @@ class Batch:
         self.target = np.where(alive, target, np.where(mask, reg, self.target))
 
     def simulate(self, active: np.ndarray | None = None) -> None:
-        """Simulate t in every row (or only where ``active`` (B,) is true)."""
+        """Simulate t in every row (or only where ``active`` (B,) is true), by the rules of ``simulate``."""
         m = self.model
         moving = (self.task == MOVE) & (self.hp > 0)
         if active is not None:
@@ -328,6 +464,7 @@ class Batch:
             self.hp = np.maximum(0.0, hp - incoming * share * taken)
 
     def evaluate(self, team: int) -> np.ndarray:
+        """``evaluate`` for every row: shape (B,)."""
         hp = self.hp
         ev = self.model.evaluation
         if ev == "strength":
@@ -354,7 +491,14 @@ def _masks(order: list, g: int, starts) -> np.ndarray:
 def playout_many(model: Model, specs, states: list, team: int, order: list, starts: list, rounds: list,
                  policy: str, rng, reps: int) -> np.ndarray:
     """``reps`` playouts from each of ``states`` in one batch: groups ``order[start:]`` choose and the round is
-    simulated, then ``rounds[i]`` more full rounds. Returns values shaped (len(states), reps)."""
+    simulated, then ``rounds[i]`` more full rounds. Returns values shaped (len(states), reps).
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> near, apart = new_state([1, 1], [200.0, 100.0]), new_state([0, 2], [200.0, 100.0])
+    >>> playout_many(model, specs, [near, apart], 0, [0, 1], [0, 0], [0, 0], "scripted", None, 2).round(3).tolist()
+    [[0.975, 0.975], [0.811, 0.811]]
+    """
     batch = Batch(model, specs, states, reps)
     first = np.repeat(_masks(order, len(specs), starts), reps, axis=0)
     batch.choose(first, policy, rng)
@@ -371,13 +515,24 @@ def playout_many(model: Model, specs, states: list, team: int, order: list, star
 
 def playout_batch(model: Model, specs, state: State, team: int, order: list, start: int, rounds: int, policy: str,
                   rng, b: int) -> np.ndarray:
-    """``b`` playouts from one state at once, the same procedure as ``playout``. Returns their values."""
+    """``b`` playouts from one state at once, the same procedure as ``playout``. Returns their values.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([1, 1], [200.0, 100.0])
+    >>> batched = playout_batch(model, specs, s, 0, [0, 1], 0, 2, "scripted", None, 4)
+    >>> bool(np.allclose(batched, playout(model, specs, s, 0, [0, 1], 0, 2, "scripted", None)))
+    True
+    """
     return playout_many(model, specs, [state], team, order, [start], [rounds], policy, rng, b)[0]
 
 
 # -- search ------------------------------------------------------------------------------------------------------
 @dataclass
 class Decision:
+    """A search's answer: ``actions`` per group index of the searching team, the chosen line's mean ``value``,
+    the ``playouts`` and ``iterations`` spent, root ``stats`` rows ``[option, playouts, mean]`` and the
+    algorithm's name."""
     actions: dict                 # group index -> (task, target region) for the searching team's groups
     value: float                  # the chosen line's mean value for the searching team
     playouts: int
@@ -413,6 +568,21 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
     opponent's), adds one node, and plays ``batch`` playouts from it. ``leaves`` iterations are gathered before
     their playouts run as one numpy batch; while gathered, a path carries a virtual loss (its visits count, its
     value as the worst for whoever chose it) so the next selections spread out.
+
+    ``exploration`` is the UCB1 constant, ``horizon`` the rounds searched, ``policy`` the playout policy,
+    ``rng`` a ``numpy`` generator (default: seed 0); ``time_budget`` seconds with ``clock`` stop it early.
+    Rules: docs/rules/commander.md, section 5. The same seed gives the same decision:
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> d = uct(model, specs, s, 0, playouts=400, rng=np.random.default_rng(7))
+    >>> d.playouts, list(d.actions), d.actions[0] in legal_actions(model, specs, s, 0)
+    (400, [0], True)
+    >>> d == uct(model, specs, s, 0, playouts=400, rng=np.random.default_rng(7))
+    True
+    >>> sum(visits for _option, visits, _mean in d.stats)
+    400
     """
     if policy not in POLICIES:
         raise ValueError(f"playout policy must be one of {', '.join(POLICIES)}")
@@ -511,10 +681,20 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
 def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: int = 2000, batch: int = 8,
                      horizon: int = 3, policy: str = "random", rng=None, cap: int = 64, time_budget: float = 0.0,
                      clock=None) -> Decision:
-    """Flat Monte Carlo over joint assignments of the searching team's groups (thesis program 2).
+    """Flat Monte Carlo over joint assignments of the searching team's groups (Expected Outcome).
 
     The playouts are split evenly over the joint actions (round robin, ``batch`` at a time) and run in numpy
-    batches of many joint actions at once.
+    batches of many joint actions at once. More than ``cap`` joint actions -> a seeded sample of ``cap``. Rules:
+    docs/rules/commander.md, section 6. Walking into the enemy's region (firing at half rate) is the worst option
+    here:
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> d = expected_outcome(model, specs, new_state([0, 1], [200.0, 100.0]), 0, playouts=400, policy="scripted")
+    >>> d.actions, d.playouts
+    ({0: (0, 0)}, 400)
+    >>> [row[0] for row in d.stats]                   # best first
+    ['hold 0', 'attack 0', 'move 1']
     """
     if policy not in POLICIES:
         raise ValueError(f"playout policy must be one of {', '.join(POLICIES)}")
@@ -572,14 +752,27 @@ def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: 
 
 
 def scripted(model: Model, specs, state: State, team: int) -> Decision:
-    """The scripted commander: every group attacks the nearest enemy group (attack-nearest)."""
+    """The scripted commander: every group attacks the nearest enemy group (attack-nearest).
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> scripted(model, specs, new_state([0, 1], [200.0, 100.0]), 0).actions == {0: (MOVE, 1)}
+    True
+    """
     actions = {g: scripted_action(model, specs, state, g) for g, s in enumerate(specs)
                if s.team == team and state.hp[g] > 0}
     return Decision(actions, evaluate(model, specs, state, team), 0, 0, algorithm="scripted")
 
 
 def ucb1(means_fn, arms: int, pulls: int, rng, exploration: float = math.sqrt(2)) -> list[int]:
-    """Plain UCB1 (thesis program 4) on a bandit: ``means_fn(arm, rng) -> reward in [0, 1]``. Returns pull counts."""
+    """Plain UCB1 on a bandit: ``means_fn(arm, rng) -> reward in [0, 1]``. Returns pull counts.
+
+    Each arm once, then the arm maximising ``mean + exploration * sqrt(ln n / pulls)`` (ties: lowest arm);
+    docs/rules/commander.md, section 7. The better arm gets most pulls:
+
+    >>> ucb1(lambda arm, rng: (0.2, 0.8)[arm], arms=2, pulls=50, rng=None)
+    [8, 42]
+    """
     counts = [0] * arms
     sums = [0.0] * arms
     for a in range(arms):
