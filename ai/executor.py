@@ -107,7 +107,12 @@ class Planning:
         return {k: facts[k] for k in self._keys if k in facts}
 
     def bind(self, state: dict) -> "PlanRunner":
-        """A ``PlanRunner`` working on ``state``, one NPC's plan state (a dict it fills and keeps)."""
+        """A ``PlanRunner`` working on ``state``, one NPC's plan state (a dict it fills and keeps).
+
+        >>> state = {}
+        >>> Planning().bind(state).state is state
+        True
+        """
         return PlanRunner(self, state)
 
 
@@ -171,7 +176,11 @@ class PlanRunner:
 
     def summary(self) -> PlanRecord | None:
         """The plan as decision records carry it: mode and goal are "" while no plan stands (one could not be
-        made, or it was stopped), and the log tells why. None before anything was planned."""
+        made, or it was stopped), and the log tells why. None before anything was planned.
+
+        >>> Planning().bind({}).summary() is None          # nothing planned yet
+        True
+        """
         st = self.state
         if not st:
             return None
@@ -236,7 +245,14 @@ class PlanRunner:
         """One tick of the plan ``goal`` in ``mode`` ('goap': a goal name, 'htn': a task name); ``fresh`` asks
         for a new plan. Returns ``(status, reason)``: RUNNING while a step runs, SUCCESS when every step was
         confirmed, FAILURE with the reason when no plan can be made or ``max_replans`` is used up. See the class
-        example."""
+        example for a whole plan.
+
+        >>> from ai.bt import Context
+        >>> from ai.status import name
+        >>> status, reason = Planning().bind({}).run(Context([], {}, {}), "goap", "safe", fresh=True)
+        >>> name(status), reason
+        ('failure', "unknown goal 'safe'")
+        """
         st = self.state
         if fresh or st.get("mode") != mode or st.get("goal") != goal or st.get("status") != RUNNING:
             log = st.get("log", [])
@@ -290,7 +306,15 @@ class PlanRunner:
 
     def stop(self, ctx, mode: str, goal: str) -> None:
         """Cancel the active step's action (releasing its reservations), drop the rest of the plan, status IDLE;
-        the log is kept. See the class example."""
+        the log is kept. See the class example for a stop that cancels.
+
+        >>> from ai.bt import Context
+        >>> from ai.status import IDLE
+        >>> state = {}
+        >>> Planning().bind(state).stop(Context([], {}, {}), "goap", "safe")
+        >>> state["status"] == IDLE
+        True
+        """
         st = self.state
         aid = st.get("aid", 0)
         if aid:

@@ -172,6 +172,7 @@ class Step:
 
     @property
     def name(self) -> str:
+        """The action's name, with ``@target`` for a typed action's instance (see the class example)."""
         return self.action.name if not self.target else f"{self.action.name}@{self.target}"
 
 
@@ -193,11 +194,19 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        """True when a plan was found."""
+        """True when a plan was found.
+
+        >>> regress({}, {"a": True}, [GoapAction("x", {"b": True}, {"a": True})]).ok    # nothing makes b true
+        False
+        """
         return self.status == PLAN
 
     def names(self) -> list[str]:
-        """The steps' names (``name@target`` for a typed action's instance)."""
+        """The steps' names (``name@target`` for a typed action's instance).
+
+        >>> regress({}, {"a": True}, [GoapAction("x", {}, {"a": True})]).names()
+        ['x']
+        """
         return [s.name for s in self.steps]
 
 

@@ -77,14 +77,22 @@ class State:
 
 @dataclass
 class Runtime:
-    """One NPC's machine state: the active path (outermost first), history, the leaf tree's memory."""
+    """One NPC's machine state: the active path (outermost first), history, the leaf tree's memory.
+
+    >>> Runtime()                                       # nothing active yet
+    Runtime(path=[], history={}, mem=[])
+    """
     path: list = field(default_factory=list)
     history: dict = field(default_factory=dict)
     mem: list = field(default_factory=list)
 
 
 class MachineError(ValueError):
-    """A machine whose states do not fit together (raised when the ``Machine`` is built or entered)."""
+    """A machine whose states do not fit together (raised when the ``Machine`` is built or entered).
+
+    >>> issubclass(MachineError, ValueError)            # content loading reports it like any bad value
+    True
+    """
 
 
 class Machine:
@@ -182,7 +190,15 @@ class Machine:
         return self.lineage(sid)[0]
 
     def leaf_tree(self, rt: Runtime) -> Tree | None:
-        """The behavior tree of the active leaf state (None when nothing is active or the leaf has no tree)."""
+        """The behavior tree of the active leaf state (None when nothing is active or the leaf has no tree).
+
+        >>> from ai.bt import Context, Tree, Wait
+        >>> m, rt = Machine([State("guard", tree=Tree(Wait(2.0)))]), Runtime()
+        >>> m.leaf_tree(rt) is None
+        True
+        >>> m.enter(rt, "guard", Context([], {}, {})); m.leaf_tree(rt) is m.states["guard"].tree
+        True
+        """
         return self.states[rt.path[-1]].tree if rt.path else None
 
     # -- entering and leaving ----------------------------------------------------------------------------------
@@ -232,6 +248,12 @@ class Machine:
         States shared by the old and the new path stay active (their hooks do not run again); entering a state
         that is already active restarts it. Descending takes the remembered child (history) or the ``initial``
         one; the leaf gets fresh tree memory. Raises ``MachineError`` for an unknown state. See the class example.
+
+        >>> from ai.bt import Context
+        >>> Machine([State("idle")]).enter(Runtime(), "patrol", Context([], {}, {}))
+        Traceback (most recent call last):
+        ...
+        ai.hfsm.MachineError: unknown state 'patrol'
         """
         if target not in self.states:
             raise MachineError(f"unknown state '{target}'")
@@ -274,6 +296,16 @@ class Machine:
         that holds is taken. Then the leaf's tree ticks: RUNNING -> ``(RUNNING, "")``; finished -> a matching
         'done' / 'failed' transition is taken (and the result is RUNNING), else the tree is reset and its result
         returned with the reason. No active state -> FAILURE. See the class example.
+
+        >>> from ai.bt import Context, Tree, Wait
+        >>> from ai.status import name
+        >>> m, rt, ctx = Machine([State("guard", tree=Tree(Wait(2.0)))]), Runtime(), Context([], {}, {}, now=0.0)
+        >>> m.enter(rt, "guard", ctx)
+        >>> name(m.update(rt, ctx)[0])                   # the wait has started
+        'running'
+        >>> ctx.now = 2.5
+        >>> m.update(rt, ctx)[1]                         # it is over: the mode ends
+        'tree succeeded'
         """
         if not rt.path:
             return FAILURE, "no state is active"
@@ -307,6 +339,14 @@ class Machine:
         return st, reason or ("tree succeeded" if st == SUCCESS else "tree failed")
 
     def running_path(self, rt: Runtime) -> list[str]:
-        """Names of the RUNNING nodes of the active leaf's tree, root first (empty when nothing runs)."""
+        """Names of the RUNNING nodes of the active leaf's tree, root first (empty when nothing runs).
+
+        >>> from ai.bt import Context, Tree, Wait
+        >>> m, rt, ctx = Machine([State("guard", tree=Tree(Wait(2.0)))]), Runtime(), Context([], {}, {})
+        >>> m.enter(rt, "guard", ctx); m.running_path(rt)
+        []
+        >>> _ = m.update(rt, ctx); m.running_path(rt)
+        ['wait']
+        """
         tree = self.leaf_tree(rt)
         return tree.running_path(rt.mem) if tree is not None and rt.mem else []

@@ -63,7 +63,12 @@ class Method:
 
 @dataclass(frozen=True)
 class Compound:
-    """A task done by the first of its ``methods`` (tried in order) that leads to a full plan."""
+    """A task done by the first of its ``methods`` (tried in order) that leads to a full plan.
+
+    >>> take_cover = Compound("take_cover", (Method("walk_in", {"door_open": True}, ["enter_cover"]),))
+    >>> [m.name for m in take_cover.methods]
+    ['walk_in']
+    """
     name: str
     methods: tuple = ()
 
@@ -108,7 +113,12 @@ _TRACE = {
 @dataclass
 class Result:
     """``status`` (``PLAN``, ``NO_PLAN`` or ``BUDGET``), the ``plan`` (primitive task names in order), the search
-    ``events`` and the number of ``nodes`` (task lists) examined."""
+    ``events`` and the number of ``nodes`` (task lists) examined.
+
+    >>> result = plan(Domain([Primitive("open", {"has_key": True}, {"door_open": True})]), {}, "open")
+    >>> result.ok, result.status, result.plan
+    (False, 'no plan', [])
+    """
     status: str
     plan: list = field(default_factory=list)       # primitive task names in order
     events: list = field(default_factory=list)     # (depth, kind, *details): cheap to record, see ``trace``
@@ -116,7 +126,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        """True when a plan was found."""
+        """True when a plan was found (see the class example)."""
         return self.status == PLAN
 
     @property

@@ -137,6 +137,7 @@ class Model:
 
     @property
     def regions(self) -> int:
+        """How many regions the graph has (see the class example)."""
         return len(self.adjacency)
 
 
@@ -155,6 +156,7 @@ class State:
     target: list
 
     def copy(self) -> "State":
+        """An independent copy (see the class example)."""
         return State(list(self.region), list(self.hp), list(self.task), list(self.target))
 
 
@@ -409,7 +411,14 @@ class Batch:
         """Give the groups where ``mask`` (B, G) is true a task by the playout policy (dead ones hold).
 
         The random policy draws ``rng.random((B, G))`` for every entry on each call, masked or not.
-        See the class example."""
+
+        >>> model = Model(((1,), (0,)))
+        >>> specs = [GroupSpec("blue", 0, 100.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+        >>> b = Batch(model, specs, new_state([0, 1], [100.0, 100.0]), reps=2)
+        >>> b.choose(np.array([[True, False], [True, False]]), "scripted", None)   # only blue chooses
+        >>> b.task.tolist(), b.target.tolist()
+        ([[2, 0], [2, 0]], [[1, 1], [1, 1]])
+        """
         m = self.model
         reg = self.region
         alive = (self.hp > 0) & mask
@@ -435,7 +444,15 @@ class Batch:
         self.target = np.where(alive, target, np.where(mask, reg, self.target))
 
     def simulate(self, active: np.ndarray | None = None) -> None:
-        """Simulate t in every row (or only where ``active`` (B,) is true), by the rules of ``simulate``."""
+        """Simulate t in every row (or only where ``active`` (B,) is true), by the rules of ``simulate``.
+
+        >>> model = Model(((),))
+        >>> specs = [GroupSpec("blue", 0, 100.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+        >>> b = Batch(model, specs, new_state([0, 0], [100.0, 100.0]), reps=2)
+        >>> b.simulate(active=np.array([True, False]))
+        >>> b.hp.round(1).tolist()                     # both held and fought; the second row did not run
+        [[43.9, 43.9], [100.0, 100.0]]
+        """
         m = self.model
         moving = (self.task == MOVE) & (self.hp > 0)
         if active is not None:
@@ -464,7 +481,12 @@ class Batch:
             self.hp = np.maximum(0.0, hp - incoming * share * taken)
 
     def evaluate(self, team: int) -> np.ndarray:
-        """``evaluate`` for every row: shape (B,)."""
+        """``evaluate`` for every row: shape (B,).
+
+        >>> specs = [GroupSpec("blue", 0, 100.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+        >>> Batch(Model(((),)), specs, [new_state([0, 0], [100.0, 0.0]), new_state([0, 0], [50.0, 50.0])], 1).evaluate(0)
+        array([1. , 0.5])
+        """
         hp = self.hp
         ev = self.model.evaluation
         if ev == "strength":
@@ -532,7 +554,13 @@ def playout_batch(model: Model, specs, state: State, team: int, order: list, sta
 class Decision:
     """A search's answer: ``actions`` per group index of the searching team, the chosen line's mean ``value``,
     the ``playouts`` and ``iterations`` spent, root ``stats`` rows ``[option, playouts, mean]`` and the
-    algorithm's name."""
+    algorithm's name.
+
+    >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    >>> d = scripted(Model(((1,), (0,))), specs, new_state([0, 1], [200.0, 100.0]), 0)
+    >>> d.algorithm, d.actions == {0: (MOVE, 1)}, d.playouts
+    ('scripted', True, 0)
+    """
     actions: dict                 # group index -> (task, target region) for the searching team's groups
     value: float                  # the chosen line's mean value for the searching team
     playouts: int
