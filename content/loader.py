@@ -30,8 +30,9 @@ from pydantic import ValidationError
 
 from content.brains import build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
-from content.schema import KINDS, TILE_LEGEND, BrainDef, MapDef, ScenarioDef, UnitDef
+from content.schema import KINDS, BrainDef, MapDef, ScenarioDef, UnitDef
 from content.catalog import suggest
+from content.tiles import LEGEND
 from content.toml_lines import key_lines, line_of
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
@@ -323,9 +324,9 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
             ok = False
             break
         for c, ch in enumerate(row):
-            if ch not in TILE_LEGEND:
+            if ch not in LEGEND:
                 problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
-                                        f"unknown tile {ch!r} at column {c + 1} (known: {''.join(TILE_LEGEND)})"))
+                                        f"unknown tile {ch!r} at column {c + 1} (known: {''.join(LEGEND)})"))
                 ok = False
                 break
         if not ok:
@@ -334,9 +335,6 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
         problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
         ok = False
     return TileMap(mdef.id, mdef.name or mdef.id, tuple(rows)) if ok else None
-
-
-WALKABLE_TILES = set(".c/ak")
 
 
 def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
@@ -370,7 +368,7 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                 problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
                                         f"tile ({x}, {y}) is outside map '{tmap.id}' ({tmap.width}x{tmap.height})"))
                 ok = False
-            elif tmap.tile(x, y) not in WALKABLE_TILES:
+            elif not LEGEND[tmap.tile(x, y)].walkable:
                 path, line = item.locate(("teams", t, "spawns", s, "at"))
                 problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
                                         f"tile ({x}, {y}) is '{tmap.tile(x, y)}', not walkable"))
@@ -444,4 +442,4 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
 
 
 __all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef", "BrainDef",
-           "load_content", "WALKABLE_TILES", "DEFAULT_ROOT"]
+           "load_content", "DEFAULT_ROOT"]

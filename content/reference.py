@@ -2,7 +2,8 @@
 
 ``rts docs`` writes it to docs/content.md; ``rts docs --check`` (and a test) fail when the file is stale.
 Every file kind, every table inside one, every behavior-tree node type, every key with its type, default,
-allowed range and meaning, then the facts brains can read and the actions they can ask for.
+allowed range and meaning, then the facts brains can read, the actions they can ask for and the map tiles
+(from the tile legend).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pydantic_core import PydanticUndefined
 
 from content import schema
 from content.catalog import ACTIONS, FACTS, TARGET_TYPES
+from content.tiles import LEGEND, Tile
 
 #: (heading, model, where it appears) in the order the reference lists them
 SECTIONS = [
@@ -165,6 +167,17 @@ def generate() -> str:
     lines += [f"| `{name}` | {_esc(params) or '-'} | {_esc(meaning)} |" for name, (params, meaning) in ACTIONS.items()]
     lines += ["", "## GOAP target types (`target_type = \"...\"`)", "", "| type | the host offers |", "|---|---|"]
     lines += [f"| `{name}` | {_esc(meaning)} |" for name, meaning in TARGET_TYPES.items()]
-    lines += ["", "## Map tiles", "", "| tile | meaning |", "|---|---|"]
-    lines += [f"| `{ch}` | {_esc(meaning)} |" for ch, meaning in schema.TILE_LEGEND.items()]
+    lines += ["", "## Map tiles", "", "| tile | name | walkable at start | cover | entity placed on it | meaning |",
+              "|---|---|---|---|---|---|"]
+    lines += [f"| `{ch}` | {_esc(tile.name)} | {'yes' if tile.walkable else 'no'} | {'yes' if tile.cover else 'no'} | "
+              f"{_placed(tile)} | {_esc(tile.description)} |" for ch, tile in LEGEND.items()]
     return "\n".join(lines) + "\n"
+
+
+def _placed(tile: Tile) -> str:
+    """The entity a match creates on the tile, in words."""
+    if tile.door is not None:
+        return f"door ({tile.door})"
+    if tile.pickup is not None:
+        return f"pickup `{tile.pickup.kind}`, amount {tile.pickup.amount}"
+    return "-"

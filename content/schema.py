@@ -17,19 +17,6 @@ ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Byte = Annotated[int, Field(ge=0, le=255)]
 Coord = Annotated[int, Field(ge=0, le=4095)]
 
-#: tile characters a map may use, and what they mean
-TILE_LEGEND: dict[str, str] = {
-    ".": "floor",
-    "#": "wall (blocks movement)",
-    "c": "cover (walkable; units standing on it take half damage)",
-    "+": "closed door (blocks movement until opened)",
-    "/": "open door (walkable)",
-    "L": "locked door (blocks movement; opening needs a key)",
-    "a": "ammo crate on floor (walkable; picked up for reserve ammunition)",
-    "k": "key on floor (walkable; picked up to open a locked door)",
-}
-
-
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False,
                               frozen=True)
@@ -67,8 +54,7 @@ class MapDef(Strict):
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
     name: str = Field(default="", max_length=60, description="display name")
     tiles: str = Field(min_length=1, max_length=200_000,
-                       description="rows of tile characters: " + ", ".join(
-                           f"'{k}' {v.split(' (')[0]}" for k, v in TILE_LEGEND.items()))
+                       description="rows of tile characters (the Map tiles table lists them)")
 
 
 class SpawnDef(Strict):

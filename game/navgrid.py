@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ai.pathfinding import astar, bfs_labels, segment_clear, smooth
-from content.loader import WALKABLE_TILES, TileMap
-
-DOOR_TILES = {"+": "closed", "/": "open", "L": "locked"}
+from content.loader import TileMap
+from content.tiles import LEGEND
 
 
 class NavGrid:
@@ -19,8 +18,9 @@ class NavGrid:
         self.tilemap = tilemap
         self.width = tilemap.width
         self.height = tilemap.height
-        self.walkable: list[bool] = [ch in WALKABLE_TILES for row in tilemap.rows for ch in row]
-        self.cover: list[bool] = [ch == "c" for row in tilemap.rows for ch in row]
+        tiles = [LEGEND[ch] for row in tilemap.rows for ch in row]
+        self.walkable: list[bool] = [t.walkable for t in tiles]     # a door's row says whether it starts open
+        self.cover: list[bool] = [t.cover for t in tiles]
         self.version = 0
         self._cache: dict[tuple, list | None] = {}
         self._labels: list[int] | None = None

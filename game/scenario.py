@@ -6,9 +6,7 @@ from collections import deque
 from components import (Ammo, BrainState, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
                         Selectable, Squad, SquadOrder, Team, UnitKind, Weapon)
 from content.schema import UnitDef
-from game.navgrid import DOOR_TILES
-
-AMMO_CRATE_ROUNDS = 60
+from content.tiles import LEGEND
 
 
 def ticks(seconds: float, hz: int) -> int:
@@ -61,17 +59,21 @@ def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: boo
 
 
 def populate(world) -> None:
+    """Create the match's entities: the map's doors and pickups (row-major), one order holder per squad, units.
+
+    The creation order is the entity ids, which the sync hash covers, so it must not change. A door needs no
+    nav grid update here: the grid starts from the legend's ``walkable``, which for a door is its start state.
+    """
     world.activate()
     tmap = world.tilemap
     for ty, row in enumerate(tmap.rows):
         for tx, ch in enumerate(row):
-            if ch in DOOR_TILES:
-                world.create_entity(Door(tx, ty, DOOR_TILES[ch]), Position(tx + 0.5, ty + 0.5))
-                world.nav.set_door(tx, ty, DOOR_TILES[ch])
-            elif ch == "a":
-                world.create_entity(Pickup(tx, ty, "ammo", AMMO_CRATE_ROUNDS), Position(tx + 0.5, ty + 0.5))
-            elif ch == "k":
-                world.create_entity(Pickup(tx, ty, "key", 1), Position(tx + 0.5, ty + 0.5))
+            tile = LEGEND[ch]
+            if tile.door is not None:
+                world.create_entity(Door(tx, ty, tile.door), Position(tx + 0.5, ty + 0.5))
+            elif tile.pickup is not None:
+                world.create_entity(Pickup(tx, ty, tile.pickup.kind, tile.pickup.amount),
+                                    Position(tx + 0.5, ty + 0.5))
     for t, team in enumerate(world.scenario.teams):          # one entity per squad holds its orders
         for squad in sorted({spawn.squad for spawn in team.spawns}):
             world.create_entity(SquadOrder(t, squad))

@@ -25,7 +25,7 @@ from ai import regions as region_cut
 from ai import tactics
 from ai.records import CommanderDecision
 from components import Health, Position, Squad, SquadOrder, Team, UnitKind, Weapon
-from content.loader import WALKABLE_TILES
+from content.tiles import LEGEND
 from systems.base import Decider
 
 KIND_OF = {tactics.HOLD: "hold", tactics.ATTACK: "attack", tactics.MOVE: "move"}
@@ -38,9 +38,10 @@ def map_regions(world, k: int) -> region_cut.Regions:
     if cached is not None:
         return cached
     tmap = world.tilemap
-    walk = [ch in WALKABLE_TILES or ch in "+/L" for row in tmap.rows for ch in row]
+    # the cut is a property of the map, not of the doors' state now: a shut door is floor and a boundary
+    walk = [LEGEND[ch].passable for row in tmap.rows for ch in row]
     doors = frozenset(y * tmap.width + x for y, row in enumerate(tmap.rows) for x, ch in enumerate(row)
-                      if ch in "+/L")
+                      if LEGEND[ch].door is not None)
     world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
     return world.region_cuts[k]
 

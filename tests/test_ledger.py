@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from components import Ammo, Door, Pickup, Team
 from content.loader import load_content
+from content.tiles import LEGEND
 from game.ledger import ACCEPTED, CONFIRMED, FAILED, REJECTED, STARTED, TERMINAL
 from game.world import World
 from tests.conftest import arena_mod, idle_teams, spawn
@@ -39,8 +40,8 @@ def test_random_action_sequences_keep_the_ledger_honest(tmp_path_factory, ops):
         doors = sorted(e for e, _ in esper.get_component(Door))
         pickups = sorted(e for e, _ in esper.get_component(Pickup))
         targets = {"attack": units, "open_door": doors, "pickup": pickups, "pick_up_key": pickups}
-        floor = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if ch in ".ack"]
-        cover = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if ch == "c"]
+        floor = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if LEGEND[ch].walkable]
+        cover = [(x, y) for y, row in enumerate(ROWS) for x, ch in enumerate(row) if LEGEND[ch].cover]
         for eid in units[::2]:
             esper.component_for_entity(eid, Ammo).clip = 1   # so reloads and empty clips happen
         history: dict[int, list[str]] = {}

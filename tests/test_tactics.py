@@ -6,11 +6,14 @@ from hypothesis import given, settings, strategies as st
 
 from ai import regions, tactics
 from ai.tactics import ATTACK, HOLD, MOVE, GroupSpec, Model, new_state
+from content.tiles import LEGEND
 
 
 def grid(rows):
-    walk = [ch != "#" for row in rows for ch in row]
-    doors = frozenset(y * len(rows[0]) + x for y, row in enumerate(rows) for x, ch in enumerate(row) if ch in "+L/")
+    """The plain arrays the region cut takes, read from the tile legend as the commander reads a map."""
+    walk = [LEGEND[ch].passable for row in rows for ch in row]
+    doors = frozenset(y * len(rows[0]) + x for y, row in enumerate(rows) for x, ch in enumerate(row)
+                      if LEGEND[ch].door is not None)
     return walk, len(rows[0]), len(rows), doors
 
 

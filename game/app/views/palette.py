@@ -1,13 +1,13 @@
-"""Colours and the images the views draw from (the map as one picture, the region overlay)."""
+"""Colours and the images the views draw from (the map as one picture, the region overlay).
+
+The tiles' own colours are in the tile legend (content/tiles.py), beside everything else a tile means.
+"""
 from __future__ import annotations
 
 from PIL import Image
 
-TILE_COLORS = {
-    ".": (58, 62, 56), "c": (96, 110, 70), "#": (24, 24, 28), "a": (58, 62, 56), "k": (58, 62, 56),
-    "+": (58, 62, 56), "/": (58, 62, 56), "L": (58, 62, 56),
-}
-MINIMAP_COLORS = dict(TILE_COLORS, **{".": (70, 74, 66), "#": (16, 16, 18)})
+from content.tiles import LEGEND
+
 DOOR = {"open": (150, 110, 60), "closed": (120, 70, 30), "locked": (170, 40, 170)}
 PICKUP = {"ammo": (230, 200, 60), "key": (250, 250, 250)}
 SELECT = (255, 255, 120)
@@ -31,9 +31,9 @@ REGION_HUES = [(230, 25, 75), (60, 180, 75), (255, 225, 25), (0, 130, 200), (245
 
 def map_image(tmap, minimap: bool = False) -> Image.Image:
     """One pixel per tile (drawn scaled up, pixelated)."""
-    colors = MINIMAP_COLORS if minimap else TILE_COLORS
     img = Image.new("RGBA", (tmap.width, tmap.height))
-    img.putdata([colors[ch] + (255,) for row in tmap.rows for ch in row])
+    tiles = [LEGEND[ch] for row in tmap.rows for ch in row]
+    img.putdata([(t.minimap if minimap else t.color) + (255,) for t in tiles])
     return img
 
 
