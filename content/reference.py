@@ -162,9 +162,14 @@ def generate() -> str:
               "reading it is diagnosed and its candidate is ineligible, an action needing it fails.", "",
               "| fact | type | meaning |", "|---|---|---|"]
     lines += [f"| `{name}` | {kind} | {_esc(meaning)} |" for name, (kind, meaning) in FACTS.items()]
-    lines += ["", "## Actions (what `action = \"...\"` may name)", "", "| action | parameters | what the host does |",
-              "|---|---|---|"]
-    lines += [f"| `{name}` | {_esc(params) or '-'} | {_esc(meaning)} |" for name, (params, meaning) in ACTIONS.items()]
+    lines += ["", "## Actions (what `action = \"...\"` may name)", "",
+              "Each is carried out by the host's ledger: accepted only when its preconditions hold (checked again when "
+              "it starts), and timed out when it has no result after its time-out (a node or plan may set another).",
+              "", "| action | parameters | what the host does | preconditions | time-out |", "|---|---|---|---|---|"]
+    for name, row in ACTIONS.items():
+        timeout = f"{row['timeout_seconds']:g} s" if row["timeout_seconds"] else "none"
+        lines.append(f"| `{name}` | {_esc(row['params']) or '-'} | {_esc(row['meaning'])} | "
+                     f"{_esc(row['preconditions']) or '-'} | {timeout} |")
     lines += ["", "## GOAP target types (`target_type = \"...\"`)", "", "| type | the host offers |", "|---|---|"]
     lines += [f"| `{name}` | {_esc(meaning)} |" for name, meaning in TARGET_TYPES.items()]
     lines += ["", "## Map tiles", "", "| tile | name | walkable at start | cover | entity placed on it | meaning |",

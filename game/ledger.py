@@ -90,7 +90,7 @@ class Action:
 
 
 class Executor(Protocol):
-    """How the host carries out one action kind (see systems/actions.py).
+    """How the host carries out one action kind (see systems/actions/).
 
     Optional attributes the ledger reads with defaults: ``lane`` ("act"), ``queue`` (1) and ``ready(world,
     action) -> bool`` (True): see the module docstring."""

@@ -1,4 +1,4 @@
-"""Perception: the read-only fact snapshot an NPC's brain decides on (content/catalog.py lists the facts).
+"""Perception: the read-only fact snapshot an NPC's brain decides on (``FACTS`` below lists every fact).
 
 Facts are computed on demand for the NPCs that think this tick, from the
 world's per-tick team index (numpy arrays of positions), the nav grid and the
@@ -31,6 +31,70 @@ SPREAD = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (
 AWAY_WEIGHT = 0.5         # cover score: my distance minus this times the enemy's distance to it (capped)
 AWAY_CAP = 16.0
 DOOR_PENALTY = 1.5       # tiles added to cover behind a door (opening it), plus the detour via a key if locked
+
+# -- what perception produces: the facts a brain may read (content/catalog.py re-exports these) -------------------
+# A fact is declared here, beside the code that computes it: adding one touches this file (and its test).
+#: fact name -> (type, meaning)
+FACTS: dict[str, tuple[str, str]] = {
+    # the NPC itself
+    "x": ("float", "own position, tiles from the left edge"),
+    "y": ("float", "own position, tiles from the top edge"),
+    "hp": ("float", "hit points left"),
+    "hp_frac": ("float", "hit points left as a fraction of the maximum, 0..1"),
+    "under_fire": ("bool", "lost hit points in the last 2 seconds"),
+    "clip": ("int", "rounds in the clip"),
+    "clip_size": ("int", "rounds a full clip holds"),
+    "clip_empty": ("bool", "the clip is empty"),
+    "reserve": ("int", "rounds carried besides the clip"),
+    "has_reserve": ("bool", "carries rounds besides the clip"),
+    "ammo_total": ("int", "clip plus reserve"),
+    "has_ammo": ("bool", "the clip holds at least one round"),
+    "weapon_range": ("float", "firing range in tiles"),
+    "in_cover": ("bool", "standing on a cover tile"),
+    "has_key": ("bool", "carries at least one key"),
+    # enemies
+    "enemy_visible": ("bool", "an enemy is within sight range with a clear line"),
+    "enemies_visible": ("int", "how many enemies are visible"),
+    "nearest_enemy": ("entity", "the nearest visible enemy (absent when none)"),
+    "enemy_x": ("float", "the nearest visible enemy's x (absent when none)"),
+    "enemy_y": ("float", "the nearest visible enemy's y (absent when none)"),
+    "enemy_distance": ("float", "distance to the nearest visible enemy in tiles (inf when none)"),
+    "enemy_in_range": ("bool", "the nearest visible enemy is within weapon range with a clear line of fire"),
+    "enemy_hp_frac": ("float", "the nearest visible enemy's hit points as a fraction (absent when none)"),
+    "allies_near": ("int", "living allies within 6 tiles"),
+    "force_ratio": ("float", "(allies near + 1) / (allies near + 1 + enemies visible), 0..1"),
+    # memory and search
+    "seen_ago": ("float", "seconds since this NPC last saw an enemy (inf if never)"),
+    "search_known": ("bool", "there is a place worth searching: a recent sighting (own or the team's) or unscouted enemy ground"),
+    "search_x": ("float", "where to search (absent when nothing is known)"),
+    "search_y": ("float", "where to search (absent when nothing is known)"),
+    "search_distance": ("float", "distance to the search point (inf when none)"),
+    # places and supplies
+    "cover_known": ("bool", "a free cover tile within 20 tiles is reachable, now or through one door it can open"),
+    "cover_x": ("int", "x of the best free cover tile (absent when none)"),
+    "cover_y": ("int", "y of the best free cover tile (absent when none)"),
+    "cover_distance": ("float", "distance to that cover tile (inf when none)"),
+    "crate_known": ("bool", "an ammunition crate the NPC can walk to is lying on the map, not claimed"),
+    "crate": ("entity", "the nearest such crate (absent when none)"),
+    "crate_distance": ("float", "distance to that crate (inf when none)"),
+    "key_known": ("bool", "a key the NPC can walk to is lying on the map, not claimed"),
+    "key": ("entity", "the nearest such key (absent when none)"),
+    "cover_behind_door": ("bool", "the best cover can only be reached by opening a closed or locked door"),
+    "cover_door": ("entity", "that door (absent when the cover is not behind one)"),
+    "cover_door_locked": ("bool", "that door is locked (false when there is no such door)"),
+    # the commander's order for the NPC's squad
+    "intent_known": ("bool", "the squad has an order from its commander"),
+    "intent_kind": ("str", "the order: 'hold', 'move' or 'attack' (absent when none)"),
+    "intent_x": ("float", "where the order sends this NPC (the region's centre, spread per NPC; absent when none)"),
+    "intent_y": ("float", "where the order sends this NPC (absent when none)"),
+    "intent_distance": ("float", "distance to that point (inf when there is no order)"),
+}
+
+#: target types a GOAP action may name: the host offers every such entity (with its distance) to the planner
+TARGET_TYPES: dict[str, str] = {
+    "crate": "ammunition crates lying on the map and not claimed by another unit",
+    "key": "keys lying on the map and not claimed by another unit",
+}
 
 
 class Perception:
@@ -345,14 +409,3 @@ class Perception:
         f["key_known"] = bool(keys)
         if keys:
             f["key"] = keys[0][0]
-
-
-#: every fact name perception can produce (tests hold this equal to content.catalog.FACTS)
-PRODUCES = frozenset({
-    "x", "y", "hp", "hp_frac", "under_fire", "clip", "clip_size", "clip_empty", "reserve", "ammo_total", "has_ammo",
-    "weapon_range", "in_cover", "has_key", "enemy_visible", "enemies_visible", "nearest_enemy", "enemy_x", "enemy_y",
-    "enemy_distance", "enemy_in_range", "enemy_hp_frac", "allies_near", "force_ratio", "seen_ago", "search_known",
-    "search_x", "search_y", "search_distance", "cover_known", "cover_x", "cover_y", "cover_distance", "crate_known",
-    "crate", "crate_distance", "key_known", "key", "has_reserve", "cover_behind_door", "cover_door",
-    "cover_door_locked", "intent_known", "intent_kind", "intent_x", "intent_y", "intent_distance",
-})

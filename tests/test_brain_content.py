@@ -3,7 +3,6 @@ import pytest
 
 from content.catalog import FACTS
 from content.loader import ContentError, load_content
-from systems.perception import PRODUCES
 from tests.conftest import write_mod
 
 BRAIN = '''
@@ -118,10 +117,6 @@ def test_nothing_is_half_loaded(tmp_path):
                                       "units/rifleman.toml": 'id = "rifleman"\nhp = 5.0\n'})
     with pytest.raises(ContentError):
         load_content([mod])
-
-
-def test_perception_produces_exactly_the_catalogued_facts():
-    assert PRODUCES == set(FACTS)
 
 
 GOAP = '''

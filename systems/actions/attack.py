@@ -1,0 +1,66 @@
+"""attack: fire at a target, chasing it unless held."""
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components import Ammo, Mover, Position, Team, Weapon
+from game.ledger import CONFIRMED, FAILED
+from systems.actions.base import Executor, alive_unit, cease_fire, halt, set_route
+
+REPATH_TICKS = 15      # how often a chase re-plans its route
+
+
+class AttackExecutor(Executor):
+    kind = "attack"
+    params = "target; hold (1 = never chase)"
+    meaning = "fire at the target, chasing it unless held; confirmed when it dies"
+    preconditions = "the target is a living enemy and the actor's clip is not empty"
+    timeout_seconds = 180.0
+    needs = (Position, Mover, Weapon, Ammo, Team)
+
+    def check_more(self, world, action):
+        if not alive_unit(action.target):
+            return "target does not exist"
+        if esper.component_for_entity(action.target, Team).team == esper.component_for_entity(action.actor, Team).team:
+            return "target is on the same team"
+        if esper.component_for_entity(action.actor, Ammo).clip <= 0:
+            return "clip empty"
+        return None
+
+    def reservations(self, world, action):
+        return [("target", action.target, False)]
+
+    def start(self, world, action):
+        action.data["next_route"] = world.tick
+
+    def update(self, world, action):
+        if not alive_unit(action.target):
+            return CONFIRMED, "target destroyed"
+        actor = action.actor
+        ammo = esper.component_for_entity(actor, Ammo)
+        if ammo.clip <= 0:
+            return FAILED, "clip empty" if ammo.reserve > 0 else "out of ammo"
+        pos = esper.component_for_entity(actor, Position)
+        weapon = esper.component_for_entity(actor, Weapon)
+        tpos = esper.component_for_entity(action.target, Position)
+        dist = math.hypot(pos.x - tpos.x, pos.y - tpos.y)
+        if dist <= weapon.range and world.nav.clear_line(pos.x, pos.y, tpos.x, tpos.y):
+            if weapon.target != action.target:
+                weapon.target = action.target
+                halt(actor)
+            return None
+        weapon.target = 0
+        if action.params.get("hold"):
+            return FAILED, "target left range"   # a held attack never chases
+        mover = esper.component_for_entity(actor, Mover)
+        if world.tick >= action.data["next_route"] or not mover.moving:
+            action.data["next_route"] = world.tick + REPATH_TICKS
+            if not set_route(world, actor, tpos.x, tpos.y):
+                return FAILED, "no path to target"
+        return None
+
+    def stop(self, world, action):
+        cease_fire(action.actor)
+        halt(action.actor)

@@ -1,0 +1,198 @@
+"""What every action executor shares: the ``Executor`` base with its catalog row, walking, and small helpers.
+
+An executor is how the host carries out one ledger action kind. It checks preconditions (when the ledger
+accepts the action and again when it starts it), names the resources it reserves, starts, advances one tick
+at a time in ``update`` and reports a terminal state with a reason. ``stop`` undoes in-world side effects of
+a running action (walking, firing) when it ends for any reason. Effects are applied only inside ``update``
+while the action is still started, so an action the ledger cancelled never has its effect afterwards.
+
+Each executor class also declares its row of the action catalog (what content names and the reference
+documents): ``kind``, ``params``, ``meaning``, ``preconditions`` and ``timeout_seconds``. Subclassing
+``Executor`` with a ``kind`` in a module of this package is all it takes to add an action kind.
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components import Ammo, Health, Mover, Position, Team, Weapon
+from game import TICK_HZ
+from game.ledger import FAILED, Action
+
+ARRIVE = 0.15          # tiles: close enough to a waypoint goal
+
+
+class Executor:
+    """Base of every action kind. Subclasses set the catalog row and override the hooks they need.
+
+    ``needs``: components the actor must have (checked before ``check_more``). ``lane`` and ``queue``: the
+    ledger lane the kind runs in and how many of its actions the lane holds (game/ledger.py). ``actor_is_unit``:
+    the actor is a living unit, so the action fails when it dies (a squad's order is not).
+    """
+    kind = ""                  # the action name content and the ledger use ("" = an abstract base)
+    params = ""                # target and parameters, in words
+    meaning = ""               # what it does, one line
+    preconditions = ""         # what check() requires, in a designer's words
+    timeout_seconds = 0.0      # game seconds after its start before the ledger times it out (0 = never)
+    lane = "act"
+    queue = 1
+    actor_is_unit = True
+    needs: tuple = (Position, Mover)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.default_timeout = int(round(cls.timeout_seconds * TICK_HZ))
+
+    def check(self, world, action: Action) -> str | None:
+        """Why the action cannot run now, or None."""
+        if self.actor_is_unit and not alive_unit(action.actor):
+            return "actor does not exist"
+        for cls in self.needs:
+            if not esper.has_component(action.actor, cls):
+                return f"actor cannot {action.kind}"
+        return self.check_more(world, action)
+
+    def check_more(self, world, action: Action) -> str | None:
+        return None
+
+    def reservations(self, world, action: Action) -> list[tuple]:
+        return []
+
+    def start(self, world, action: Action) -> None:
+        pass
+
+    def update(self, world, action: Action) -> tuple[str, str] | None:
+        raise NotImplementedError
+
+    def stop(self, world, action: Action) -> None:
+        halt(action.actor)
+
+    @classmethod
+    def catalog_row(cls) -> dict:
+        """The kind's row of the action catalog (content/catalog.py, docs/content.md)."""
+        return {"params": cls.params, "meaning": cls.meaning, "preconditions": cls.preconditions,
+                "timeout_seconds": cls.timeout_seconds}
+
+
+class Walker(Executor):
+    """Shared behaviour of actions that walk to a spot and then do something there."""
+
+    def goal(self, world, action: Action) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def check_walk(self, world, action: Action) -> str | None:
+        gx, gy = self.goal(world, action)
+        if not world.nav.is_walkable(int(gx), int(gy)):
+            return f"tile ({int(gx)}, {int(gy)}) is not walkable"
+        pos = esper.component_for_entity(action.actor, Position)
+        if not world.nav.clear_line(pos.x, pos.y, gx, gy) and \
+                world.nav.find_path((int(pos.x), int(pos.y)), (int(gx), int(gy))) is None:
+            return "no path"
+        return None
+
+    def start(self, world, action: Action) -> None:
+        action.data["nav"] = world.nav.version
+        gx, gy = self.goal(world, action)
+        set_route(world, action.actor, gx, gy)
+
+    def arrived(self, world, action: Action) -> tuple[str, str] | None:
+        """Walk on; returns a terminal result when walking failed, else None. Sets data['at']."""
+        pos = esper.component_for_entity(action.actor, Position)
+        mover = esper.component_for_entity(action.actor, Mover)
+        gx, gy = self.goal(world, action)
+        if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE:
+            action.data["at"] = 1
+            return None
+        if action.data.get("nav") != world.nav.version or not mover.moving:
+            action.data["nav"] = world.nav.version
+            if not set_route(world, action.actor, gx, gy):
+                return FAILED, "path blocked"
+        return None
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+def comp(eid: int, cls):
+    """The entity's component of ``cls``, or None (also when the entity is gone)."""
+    return esper.try_component(eid, cls) if esper.entity_exists(eid) else None
+
+
+def alive_unit(eid: int) -> bool:
+    return esper.entity_exists(eid) and esper.has_component(eid, Health)
+
+
+def set_route(world, eid: int, goal_x: float, goal_y: float) -> bool:
+    """Point the unit's Mover at (goal_x, goal_y): straight if the way is clear, else along A*."""
+    pos = esper.component_for_entity(eid, Position)
+    mover = esper.component_for_entity(eid, Mover)
+    nav = world.nav
+    if nav.clear_line(pos.x, pos.y, goal_x, goal_y):
+        mover.path = [goal_x, goal_y]
+    else:
+        waypoints = nav.find_path((int(pos.x), int(pos.y)), (int(goal_x), int(goal_y)))
+        if waypoints is None:
+            return False
+        flat = []
+        for wx, wy in waypoints[1:-1]:
+            flat += [wx, wy]
+        mover.path = flat + [goal_x, goal_y]   # end exactly on the goal, not its tile centre
+    mover.index = 0
+    mover.moving = True
+    return True
+
+
+def halt(eid: int) -> None:
+    """Stop walking."""
+    mover = comp(eid, Mover)
+    if mover is not None:
+        mover.path = []
+        mover.index = 0
+        mover.moving = False
+
+
+def cease_fire(eid: int) -> None:
+    """Stop the combat system firing for this unit (a firing action ended)."""
+    weapon = comp(eid, Weapon)
+    if weapon is not None:
+        weapon.target = 0
+
+
+def enemy_in_range(world, eid: int) -> int:
+    """The nearest living enemy within weapon range and line of fire (0 if none; ties to the lowest id)."""
+    pos = esper.component_for_entity(eid, Position)
+    weapon = esper.component_for_entity(eid, Weapon)
+    team = esper.component_for_entity(eid, Team).team
+    best = None
+    r2 = weapon.range * weapon.range
+    for other, (ids, xs, ys) in sorted(world.team_index().items()):
+        if other == team or not len(ids):
+            continue
+        d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
+        for i in d2.argsort(kind="stable"):
+            if d2[i] > r2:
+                break
+            if world.nav.clear_line(pos.x, pos.y, float(xs[i]), float(ys[i])):
+                cand = (float(d2[i]), int(ids[i]))
+                if best is None or cand < best:
+                    best = cand
+                break
+    return 0 if best is None else best[1]
+
+
+def reload_in_place(action: Action, ammo: Ammo) -> bool:
+    """An empty clip with rounds in reserve is refilled over the unit's reload time (held and attack-move orders
+    reload by themselves). True while reloading."""
+    left = action.data.get("reload_left")
+    if left is None:
+        if ammo.clip > 0 or ammo.reserve <= 0:
+            return False
+        action.data["reload_left"] = ammo.reload_ticks
+        return True
+    if left > 1:
+        action.data["reload_left"] = left - 1
+        return True
+    n = min(ammo.clip_size - ammo.clip, ammo.reserve)
+    ammo.clip += n
+    ammo.reserve -= n
+    del action.data["reload_left"]
+    return False
