@@ -4,7 +4,7 @@
 state, all plain data (it is the ``Brain`` component and goes into snapshots).
 ``Brain.think`` is one decision step and returns its record.
 
-Switching modes follows seed 003 exactly:
+Switching modes follows the switch-and-release rule (docs/rules/utility.md, "Switch and release"):
 
 1. the selector decides (hysteresis, invalidation, emergencies);
 2. on a switch the old mode is stopped: the HFSM is left, its running tree is

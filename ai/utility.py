@@ -1,4 +1,4 @@
-"""Utility scoring and mode selection with hysteresis (seed 003, "效用评分与动作切换").
+"""Utility scoring and mode selection with hysteresis (the rules: docs/rules/utility.md).
 
 A *candidate* is a behaviour mode the NPC could be in (engage, search,
 retreat, ...). Scoring a candidate against a read-only fact snapshot:
@@ -111,7 +111,19 @@ _SIMPLE = frozenset({bool, int, str, type(None)})
 
 
 def score_candidate(candidate: Candidate, facts: dict, bb: dict | None = None, eps: float = EPS) -> CandidateScore:
-    """Score one candidate exactly as seed 003's ScoreAction, recording every step (ai.records.CandidateScore)."""
+    """Score one candidate by the scoring rule (docs/rules/utility.md, "Score"), recording every step.
+
+    Returns an ``ai.records.CandidateScore``::
+
+        >>> from ai.conditions import Condition
+        >>> cand = Candidate("engage", gates=(Condition("enemy_visible"),),
+        ...                  preferences=(Preference("hp_frac", 0.0, 1.0, weight=2.0),))
+        >>> s = score_candidate(cand, {"enemy_visible": True, "hp_frac": 0.5})
+        >>> s.eligible, round(s.score, 3)
+        (True, 0.5)
+        >>> score_candidate(cand, {"enemy_visible": False, "hp_frac": 0.5}).failed_gates()
+        ['enemy_visible']
+    """
     return candidate.scorer(facts, bb, eps)
 
 

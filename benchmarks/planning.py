@@ -1,7 +1,7 @@
 """Planner figures, each beside a baseline measured in the same run.
 
 - the guard's GOAP plan (the default content's domain: hurt, clip empty, reserve left -> reload, enter cover)
-  by regression, beside forward A* on the same problem (seed 002's mode);
+  by regression, beside forward A* on the same problem (the GOAP paper's mode, docs/rules/goap.md);
 - a search that exhausts its 5000-expansion budget, beside forward A* exhausting the same budget;
 - the HTN locked-door plan (get key -> unlock door -> enter cover) from the default content's domain, beside
   GTPyhop (a benchmark-only extra: ``pip install -e '.[bench]'``) on the same domain, checked to find the

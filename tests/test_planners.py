@@ -1,4 +1,4 @@
-"""GOAP (regression and forward A*) and HTN: seed 003's checks, budgets, ties, and agreement on optimal cost."""
+"""GOAP (regression and forward A*) and HTN: the spec's checks (docs/rules/goap.md, htn.md), budgets, ties, and agreement on optimal cost."""
 import math
 
 import pytest
@@ -12,7 +12,7 @@ ENTER_COVER = GoapAction("enter_cover", {}, {"in_cover": True}, 1.0)
 SAFE = {"has_ammo": True, "in_cover": True}
 
 
-# -- seed 003's three regression checks --------------------------------------------------------------------------
+# -- the spec's three regression checks (docs/rules/goap.md) --------------------------------------------------------------------------
 def test_a_goal_breaking_last_action_is_rejected_in_that_position():
     rush = GoapAction("rush_for_ammo", {}, {"has_ammo": True, "in_cover": False}, 1.0)
     result = regress({"has_ammo": False, "in_cover": False}, SAFE, [rush, ENTER_COVER], trace=True)

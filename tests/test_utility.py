@@ -1,4 +1,4 @@
-"""Utility scoring and selection: seed 003's numbers and rules, one by one."""
+"""Utility scoring and selection: the rules of docs/rules/utility.md, with the spec's numbers, one by one."""
 import json
 import math
 
