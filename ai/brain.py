@@ -18,6 +18,9 @@ Switching modes follows the switch-and-release rule (docs/rules/utility.md, "Swi
 
 A mode whose tree finished (succeeded or failed) reports that to the next
 decision as an invalidation, so the NPC re-decides at once.
+
+The ``Brain`` docstring has a worked example: a mode that runs, ends and is
+chosen again, then a switch that waits for the release of the cancelled action.
 """
 from __future__ import annotations
 
@@ -36,6 +39,19 @@ WAITING = "waiting for release"
 
 @dataclass(slots=True)
 class BrainState:
+    """One NPC's behavior stack, as plain data: the mode and since when, how its execution stands, a switch that
+    waits for a release, the HFSM runtime (``path``, ``history``, ``mem``: ``Machine`` methods take a
+    ``BrainState`` as their runtime), the blackboard, the plan state and the host's reports. ``Brain.new_state``
+    makes a fresh one; ``Brain.check_state`` checks one read from a file.
+
+    >>> from dataclasses import asdict
+    >>> st = BrainState(brain="guard", mode="engage", path=["engage"], mem=[3, 1], bb={"target": 7})
+    >>> BrainState(**asdict(st)) == st               # plain data: it goes through a dict (snapshots, saves) intact
+    True
+    >>> fresh = BrainState(brain="guard")
+    >>> fresh.mode, fresh.pending, fresh.path        # idle: no mode, nothing to release, no state active
+    ('', False, [])
+    """
     brain: str = ""
     mode: str = ""                 # current utility candidate; "" = idle
     since: float = 0.0             # game time (s) the mode was entered
@@ -56,6 +72,59 @@ class BrainState:
 
 @dataclass(frozen=True)
 class Brain:
+    """An NPC kind's behavior stack, shared by every NPC of that kind; each NPC's progress is a ``BrainState``.
+
+    ``id``: the brain's name; ``selector``: the ``ModeSelector`` over its candidates; ``machine``: the HFSM whose
+    top-level states the candidates run (a candidate's ``mode_state``); ``think_every``: host ticks between
+    ordinary decisions (the host keeps the schedule); ``idle_state``: a state run while no mode is chosen
+    (optional); ``planning``: the ``ai.executor.Planning`` that plan leaves plan with (optional). A candidate
+    whose state is unknown or not top-level, or an unknown ``idle_state``, raises ``ValueError``.
+
+    A guard with one mode, ``engage``, which attacks while an enemy is visible; a stand-in host plays the ledger:
+
+    >>> from ai.bt import ActionLeaf, Tree
+    >>> from ai.conditions import Condition
+    >>> from ai.hfsm import Machine, State
+    >>> from ai.status import FAILURE, RUNNING, SUCCESS, name
+    >>> from ai.utility import Candidate, ModeSelector
+    >>> class Host:
+    ...     def __init__(self):
+    ...         self.actions, self.cancelled = {}, []
+    ...     def submit(self, kind, target, params):
+    ...         self.actions[len(self.actions) + 1] = (RUNNING, "")
+    ...         return len(self.actions)             # the action id
+    ...     def status(self, aid):
+    ...         return self.actions[aid]
+    ...     def cancel(self, aid):                   # the ledger answers later, once the action is released
+    ...         self.cancelled.append(aid)
+    >>> brain = Brain("guard", ModeSelector([Candidate("engage", gates=(Condition("enemy_visible"),))]),
+    ...               Machine([State("engage", tree=Tree(ActionLeaf("attack", "$enemy")))]))
+    >>> st, host, facts = brain.new_state(), Host(), {"enemy_visible": True, "enemy": 7}
+    >>> rec = brain.think(st, facts, 0.0, host)
+    >>> rec.choice, rec.reason, rec.state, rec.bt, rec.events
+    ('engage', 'ordinary', ['engage'], ['attack'], ['attack: submitted attack #1'])
+    >>> host.actions[1] = (SUCCESS, "")              # the host confirms: the tree succeeds, the mode has ended
+    >>> rec = brain.think(st, facts, 0.2, host)
+    >>> name(rec.status), rec.status_reason
+    ('success', 'tree succeeded')
+    >>> rec = brain.think(st, facts, 0.4, host)      # ... so the next decision re-decides: engage again
+    >>> rec.reason, rec.detail, rec.events
+    ('invalidation', 'engage ended: tree succeeded; engage scores 1.000', ['attack: submitted attack #2'])
+    >>> facts["enemy_visible"] = False               # the gate fails: stop engage, cancel its action ...
+    >>> rec = brain.think(st, facts, 0.6, host)
+    >>> rec.choice, rec.reason, host.cancelled, st.pending
+    (None, 'idle', [2], True)
+    >>> brain.think(st, facts, 0.8, host).reason     # ... and wait until the host has released it
+    'waiting for release'
+    >>> host.actions[2] = (FAILURE, "cancelled")
+    >>> rec = brain.think(st, facts, 1.0, host)
+    >>> rec.phase, rec.reason, rec.detail, st.mode, st.pending
+    ('release', 'reselected after release', 'nothing eligible: idle', '', False)
+    >>> Brain("guard", ModeSelector([Candidate("flee")]), Machine([State("engage")]))
+    Traceback (most recent call last):
+    ...
+    ValueError: candidate 'flee' runs unknown state 'flee'
+    """
     id: str
     selector: ModeSelector
     machine: Machine
@@ -74,10 +143,32 @@ class Brain:
             raise ValueError(f"idle state '{self.idle_state}' is unknown")
 
     def new_state(self) -> BrainState:
+        """A fresh, idle ``BrainState`` for one NPC of this brain.
+
+        >>> from ai.hfsm import Machine, State
+        >>> from ai.utility import Candidate, ModeSelector
+        >>> Brain("guard", ModeSelector([Candidate("engage")]), Machine([State("engage")])).new_state().brain
+        'guard'
+        """
         return BrainState(brain=self.id)
 
     def check_state(self, st: BrainState) -> str | None:
-        """Why ``st`` (e.g. read from a file) cannot run with this brain, or None."""
+        """Why ``st`` (e.g. read from a file) cannot run with this brain, or None.
+
+        It checks that the modes are candidates, the status is an ``ai.status`` outcome, the state path is a path
+        of the machine ending in a leaf, the tree memory fits that leaf's tree, and the ids and inbox are well
+        formed.
+
+        >>> from ai.hfsm import Machine, State
+        >>> from ai.utility import Candidate, ModeSelector
+        >>> brain = Brain("guard", ModeSelector([Candidate("engage")]), Machine([State("engage")]))
+        >>> brain.check_state(brain.new_state()) is None
+        True
+        >>> brain.check_state(BrainState(brain="guard", mode="flee"))
+        "unknown mode 'flee'"
+        >>> brain.check_state(BrainState(brain="guard", mode="engage", path=["engage"], mem=[3, 0]))
+        'tree memory has 2 slots, the tree needs 0'
+        """
         if st.mode and st.mode not in self.selector.by_id:
             return f"unknown mode '{st.mode}'"
         for name in (st.pending_to, st.dropped):
@@ -108,7 +199,14 @@ class Brain:
     # -- one decision -----------------------------------------------------------------------------------------
     def think(self, st: BrainState, facts: dict, now: float, actuator) -> NpcDecision:
         """One decision on ``facts`` at game time ``now`` (seconds); returns its record (the host adds the tick
-        and the entity). ``actuator`` is the host's side of the ledger (``ai.bt.Actuator``)."""
+        and the entity). ``actuator`` is the host's side of the ledger (``ai.bt.Actuator``).
+
+        ``st`` is updated in place. While a switch waits for a release (``st.pending``) the step only checks the
+        cancelled actions and, once they are released, enters the new mode (or selects again); otherwise the
+        selector decides and a switch stops the old mode first. Then the active state's tree is ticked and its
+        outcome becomes the mode's status. The returned ``ai.records.NpcDecision`` has ``phase`` "decide" or
+        "release". The class docstring has the worked example.
+        """
         planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
         cancelled: list[int] = []
@@ -189,7 +287,27 @@ class Brain:
         self.machine.enter(st, self.selector.by_id[choice].mode_state, ctx)
 
     def stop(self, st: BrainState, actuator, facts: dict | None = None, now: float = 0.0) -> list[int]:
-        """Halt everything (e.g. the brain is being rebuilt): returns the cancelled action ids."""
+        """Halt everything (e.g. the brain is being rebuilt): returns the cancelled action ids.
+
+        The state is left idle with nothing pending; the host releases the cancelled actions as usual.
+
+        >>> from ai.bt import ActionLeaf, Tree
+        >>> from ai.hfsm import Machine, State
+        >>> from ai.status import RUNNING
+        >>> from ai.utility import Candidate, ModeSelector
+        >>> class Host:                              # accepts every action as #1 and never finishes it
+        ...     def submit(self, kind, target, params): return 1
+        ...     def status(self, aid): return RUNNING, ""
+        ...     def cancel(self, aid): print("cancel", aid)
+        >>> brain = Brain("guard", ModeSelector([Candidate("engage")]),
+        ...               Machine([State("engage", tree=Tree(ActionLeaf("attack", 7)))]))
+        >>> st = brain.new_state()
+        >>> brain.think(st, {}, 0.0, Host()).bt
+        ['attack']
+        >>> brain.stop(st, Host()), st.mode, st.path
+        cancel 1
+        ([1], '', [])
+        """
         cancelled: list[int] = []
         planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts or {}, st.bb, _Recorder(actuator, cancelled), now, planner)

@@ -37,6 +37,9 @@ it cancels the action), ``Wait(seconds)``, ``SetValue`` (blackboard write),
 The host side is the ``Actuator`` protocol: ``submit(kind, target, params) ->
 id or None``, ``status(id) -> (status, reason)``, ``cancel(id)``.
 
+The ``Tree`` docstring has a worked example; each node class has a short one of
+its own (``ActionLeaf``'s runs against a stand-in host).
+
 Content specs: a class that sets ``type_name`` is a node type brain files can
 use, registered in ``NODE_TYPES`` by that class statement alone. Beside its
 runtime it declares, as plain data, what its table in a brain file holds: its
@@ -60,6 +63,19 @@ from ai.status import FAILURE, IDLE, RUNNING, SUCCESS, Status
 
 
 class Actuator(Protocol):
+    """The host's side of the ledger, as the ``ActionLeaf`` (and the plan executor) call it.
+
+    - ``submit(kind, target, params)``: start an action of ``kind`` on entity ``target`` (0 = none) with
+      ``params`` (every ``$name`` already resolved); returns its id (a positive int), or None (or 0) when the host
+      refuses it;
+    - ``status(action_id)``: ``(status, reason)`` with an ``ai.status`` value: RUNNING while it goes on, SUCCESS
+      once the host confirmed it, FAILURE (the reason says why: refused, failed, cancelled, timed out);
+    - ``cancel(action_id)``: ask the host to stop it; it becomes terminal when the host says so (a later
+      ``status``), which is when its reservations are released.
+
+    Any object with these three methods will do: ``ActionLeaf`` has a stand-in host in its example.
+    """
+
     def submit(self, kind: str, target: int, params: dict) -> int | None: ...
 
     def status(self, action_id: int) -> tuple[int, str]: ...
@@ -68,7 +84,21 @@ class Actuator(Protocol):
 
 
 class Context:
-    """What a tick sees: the NPC's memory, facts, blackboard, actuator and the game time in seconds."""
+    """What a tick sees: the NPC's memory, facts, blackboard, actuator and the game time in seconds.
+
+    ``mem`` is the tree's memory (``Tree.new_memory()``), ``facts`` the read-only fact snapshot, ``bb`` the NPC's
+    blackboard (writable; a fact of the same name wins when read), ``actuator`` the host (``Actuator``; only
+    action leaves need one), ``now`` the game time in seconds and ``planner`` what plan leaves call (ai/executor.py).
+    A tick leaves ``reason`` (why the last leaf failed, see ``why``) and appends to ``events`` (what leaves did).
+
+    >>> ctx = Context([], {"enemy": 12}, {"enemy": 5, "post": 3})
+    >>> ctx.resolve("$enemy"), ctx.resolve("$post"), ctx.resolve("north")     # facts win over the blackboard
+    (12, 3, 'north')
+    >>> ctx.resolve("$ally")
+    Traceback (most recent call last):
+    ...
+    KeyError: 'ally'
+    """
     __slots__ = ("mem", "facts", "bb", "actuator", "now", "reason", "planner", "events")
 
     def __init__(self, mem: list, facts: dict, bb: dict, actuator=None, now: float = 0.0, planner=None):
@@ -82,12 +112,21 @@ class Context:
         self.events = []          # (node name, what happened) this tick, for records
 
     def why(self) -> str:
-        """The last failure as text (conditions leave just themselves, so failing is cheap)."""
+        """The last failure as text (conditions leave just themselves, so failing is cheap).
+
+        >>> from ai.conditions import Condition
+        >>> from ai.status import name
+        >>> tree = Tree(ConditionNode(Condition("has_ammo"), name="armed"))
+        >>> ctx = Context(tree.new_memory(), {"has_ammo": False}, {})
+        >>> name(tree.tick(ctx)), ctx.why()
+        ('failure', 'armed: has_ammo is false')
+        """
         r = self.reason
         return r.failure_text() if isinstance(r, Node) else r
 
     def resolve(self, value):
-        """A ``"$name"`` string is replaced by the fact (or blackboard value) of that name."""
+        """A ``"$name"`` string is replaced by the fact (or blackboard value) of that name; any other value is
+        returned as it is. Raises ``KeyError`` (the name) when neither holds it. See the class example."""
         if isinstance(value, str) and value.startswith("$"):
             got = lookup(value[1:], self.facts, self.bb)
             if got is _MISSING:
@@ -142,7 +181,18 @@ class Key:
 
     ``type`` is one of ``KEY_TYPES`` and ``role`` one of ``ROLES`` (or "" when there is nothing to cross-check);
     ``ge``/``gt``/``le`` bound a number, ``min_len``/``max_len`` a list; ``doc`` is the one line the content
-    reference shows.
+    reference shows. A key without a ``default`` (``REQUIRED``) must be given in the brain file; ``choices`` (for
+    'int' and 'text' keys) are the words it accepts. An unknown type or role, or choices on another type, raise
+    ``ValueError`` when the key is built.
+
+    >>> [(k.name, k.type, k.default, k.gt, k.le) for k in Wait.keys]       # a wait needs its seconds, in (0, 3600]
+    [('seconds', 'float', REQUIRED, 0, 3600)]
+    >>> Key("memory", "bool", "resume at the running child", default=True).default
+    True
+    >>> Key("x", "number", "a number")
+    Traceback (most recent call last):
+    ...
+    ValueError: key 'x': unknown type 'number' (known: bool, int, float, text, name, scalar, target, params, conditions)
     """
     name: str
     type: str
@@ -174,7 +224,40 @@ class Node:
 
     A subclass that sets ``type_name`` is a content node type (see the module docstring): it registers itself
     in ``NODE_TYPES`` and must say in ``doc`` what it does; subclasses without their own ``type_name`` (shared
-    bases, test doubles) are not registered.
+    bases, test doubles) are not registered. A second class with a type name already taken, or one without a
+    ``doc`` of its own, raises ``TypeError`` at its class statement and is not registered.
+
+    A subclass implements ``tick(ctx)``: it returns a status and leaves it in ``ctx.mem[self.s]``. One that runs
+    across ticks keeps its progress in further slots (``nslots``); one that never does sets ``instant = True``,
+    so that reactive composites re-check it. ``name`` is the node's name in its tree (its type name when not
+    given).
+
+    >>> NODE_TYPES["wait"] is Wait, Wait.shape, Sequence.shape, Wait(2.0).name
+    (True, 'leaf', 'composite', 'wait')
+    >>> class Flag(Node):                    # a node type of its own, with one key
+    ...     type_name = "doc_flag"
+    ...     doc = "Succeeds when a fact is true."
+    ...     keys = (Key("fact", "name", "fact (or blackboard key) to read", role="fact"),)
+    ...     instant = True
+    ...     def __init__(self, fact, name=""):
+    ...         super().__init__(name)
+    ...         self.fact = fact
+    ...     def tick(self, ctx):
+    ...         ctx.mem[self.s] = SUCCESS if ctx.facts.get(self.fact) else FAILURE
+    ...         return ctx.mem[self.s]
+    >>> NODE_TYPES["doc_flag"] is Flag       # the class statement alone registered it
+    True
+    >>> from types import SimpleNamespace    # the content builder hands from_def a validated table
+    >>> node = Flag.from_def("seen", SimpleNamespace(fact="enemy_visible"), ())
+    >>> node.name, Tree(node).tick(Context([0], {"enemy_visible": True}, {})) == SUCCESS
+    ('seen', True)
+    >>> del NODE_TYPES["doc_flag"]           # only so that this example leaves the registry as it found it
+    >>> class Wait2(Wait):
+    ...     type_name = "wait"
+    ...     doc = "Another wait."
+    Traceback (most recent call last):
+    ...
+    TypeError: node type 'wait' is defined twice (Wait and Wait2)
     """
     type_name = "node"
     shape = LEAF
@@ -211,6 +294,7 @@ class Node:
         return {key.name: getattr(d, key.name) for key in cls.keys}
 
     def tick(self, ctx: Context) -> int:
+        """Run this node once: returns SUCCESS, FAILURE or RUNNING and leaves it in ``ctx.mem[self.s]``."""
         raise NotImplementedError
 
     def halt(self, ctx: Context) -> None:
@@ -238,16 +322,25 @@ class Node:
                 children[j].halt(ctx)
 
     def describe(self) -> str:
-        """The node's settings in one line, as `rts graph` shows them under its type and name ("" when none)."""
+        """The node's settings in one line, as `rts graph` shows them under its type and name ("" when none).
+
+        >>> Wait(2.0).describe(), Retry(Succeed(), 5).describe(), Succeed().describe()
+        ('2 s', '5 attempts', '')
+        """
         return ""
 
     def failure_text(self) -> str:
+        """Why this node failed, in words (``Context.why`` asks a node that left itself as the reason)."""
         return f"{self.name} failed"
 
 
 # -- composites ----------------------------------------------------------------------------------------------
 class Composite(Node):
-    """A node over an ordered list of children (``children`` in a brain file: their node names)."""
+    """A node over an ordered list of children (``children`` in a brain file: their node names).
+
+    >>> [child.name for child in Sequence([Succeed(), Wait(1.0, name="pause")]).children]
+    ['succeed', 'pause']
+    """
     shape = COMPOSITE
 
     def __init__(self, children, name: str = ""):
@@ -311,18 +404,59 @@ class _Ordered(Composite):
 
 
 class Sequence(_Ordered):
+    """Tick the children in order while they succeed: FAILURE or RUNNING from one ends the tick with it; SUCCESS
+    once the last one succeeded.
+
+    ``children``: the nodes in order; ``memory``: True (the default) resumes at the child that was RUNNING,
+    False starts again at the first child every tick (a running child no longer reached is halted).
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> for memory in (True, False):
+    ...     tree = Tree(Sequence([ConditionNode(Condition("has_ammo")), Wait(1.0)], memory=memory))
+    ...     ctx = Context(tree.new_memory(), {"has_ammo": True}, {}, now=0.0)
+    ...     first = tree.tick(ctx)                   # the condition holds, the wait starts
+    ...     ctx.facts["has_ammo"], ctx.now = False, 1.0
+    ...     print(memory, name(first), name(tree.tick(ctx)))
+    True running success
+    False running failure
+    """
     type_name = "sequence"
     doc = "Succeeds when every child succeeds, in order."
     go_on = SUCCESS
 
 
 class Selector(_Ordered):
+    """Tick the children in order while they fail: SUCCESS or RUNNING from one ends the tick with it; FAILURE
+    once the last one failed. ``memory`` as for ``Sequence``.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(Selector([ConditionNode(Condition("in_cover")), SetValue("wants_cover", True)]))
+    >>> ctx = Context(tree.new_memory(), {"in_cover": False}, {})
+    >>> name(tree.tick(ctx)), ctx.bb                 # the first child failed, the second succeeded
+    ('success', {'wants_cover': True})
+    """
     type_name = "selector"
     doc = "Succeeds with the first child that succeeds."
     go_on = FAILURE
 
 
 class ReactiveSequence(Composite):
+    """A sequence that re-checks its instant children (conditions, writes) from the start every tick; an action
+    that already succeeded in this pass is not re-run. When a re-checked child fails, the running child is
+    halted and the sequence fails.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(ReactiveSequence([ConditionNode(Condition("enemy_visible")), Wait(5.0, name="aim")]))
+    >>> ctx = Context(tree.new_memory(), {"enemy_visible": True}, {}, now=0.0)
+    >>> name(tree.tick(ctx)), tree.running_path(ctx.mem)
+    ('running', ['reactive_sequence', 'aim'])
+    >>> ctx.facts["enemy_visible"] = False           # checked again on the next tick: the aim is halted
+    >>> name(tree.tick(ctx)), tree.running_path(ctx.mem)
+    ('failure', [])
+    """
     type_name = "reactive_sequence"
     doc = "A sequence that re-checks its conditions every tick (finished actions are not re-run)."
     nslots = 2                                   # status, index of the first action not yet completed
@@ -350,6 +484,20 @@ class ReactiveSequence(Composite):
 
 
 class ReactiveFallback(Composite):
+    """A selector that ticks its children from the first every tick: when a higher-priority child succeeds or
+    starts running, the lower one that was running is halted.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> fight = Sequence([ConditionNode(Condition("enemy_visible")), Wait(2.0, name="shoot")], name="fight")
+    >>> tree = Tree(ReactiveFallback([fight, Wait(10.0, name="patrol")]))
+    >>> ctx = Context(tree.new_memory(), {"enemy_visible": False}, {}, now=0.0)
+    >>> name(tree.tick(ctx)), tree.running_path(ctx.mem)
+    ('running', ['reactive_fallback', 'patrol'])
+    >>> ctx.facts["enemy_visible"] = True            # the fight takes over; the patrol is halted
+    >>> name(tree.tick(ctx)), tree.running_path(ctx.mem)
+    ('running', ['reactive_fallback', 'fight', 'shoot'])
+    """
     type_name = "reactive_fallback"
     doc = "A selector that re-ticks higher-priority children every tick, halting a lower running one."
     nslots = 1
@@ -368,6 +516,25 @@ class ReactiveFallback(Composite):
 
 
 class Parallel(Composite):
+    """Tick every unfinished child each tick: SUCCESS once ``success`` children succeeded, FAILURE once ``failure``
+    children failed (or ``success`` can no longer be reached); the children still running are then halted.
+
+    ``success`` and ``failure`` are 'all', 'one' or a count from 1 to the number of children (a ``ValueError``
+    otherwise).
+
+    >>> from ai.status import name
+    >>> tree = Tree(Parallel([Wait(1.0, name="reload"), Wait(3.0, name="cover")], success="one"))
+    >>> ctx = Context(tree.new_memory(), {}, {}, now=0.0)
+    >>> name(tree.tick(ctx))
+    'running'
+    >>> ctx.now = 1.0                                # one success is enough: the other wait is halted
+    >>> name(tree.tick(ctx)), tree.running_path(ctx.mem)
+    ('success', [])
+    >>> Parallel([Succeed()], success=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: parallel success policy must be 'all', 'one' or 1..1, got 2
+    """
     type_name = "parallel"
     doc = "Ticks all children; succeeds or fails by thresholds."
     keys = (Key("success", "int", "successes needed", default="all", choices=("all", "one"), role="threshold"),
@@ -421,7 +588,11 @@ class Parallel(Composite):
 
 # -- decorators -------------------------------------------------------------------------------------------------
 class Decorator(Node):
-    """A node over one child (``child`` in a brain file: its node name)."""
+    """A node over one child (``child`` in a brain file: its node name).
+
+    >>> Inverter(Wait(1.0, name="pause")).child.name
+    'pause'
+    """
     shape = DECORATOR
 
     def __init__(self, child: Node, name: str = ""):
@@ -430,6 +601,7 @@ class Decorator(Node):
 
     @property
     def child(self) -> Node:
+        """The one child."""
         return self.children[0]
 
     @classmethod
@@ -438,6 +610,14 @@ class Decorator(Node):
 
 
 class Inverter(Decorator):
+    """SUCCESS for the child's FAILURE and the other way round; RUNNING stays RUNNING. Instant when its child is.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(Inverter(ConditionNode(Condition("alarm"))))
+    >>> name(tree.tick(Context(tree.new_memory(), {"alarm": False}, {})))
+    'success'
+    """
     type_name = "inverter"
     doc = "Swaps success and failure."
 
@@ -456,7 +636,17 @@ class Inverter(Decorator):
 
 
 class Repeat(Decorator):
-    """Run the child ``times`` times (0 = forever); fails as soon as the child fails."""
+    """Run the child ``times`` times (0 = forever); fails as soon as the child fails.
+
+    One completion per tick: after each success it is RUNNING and the child starts again on the next tick. A
+    ``times`` that is not a whole number >= 0 raises ``ValueError``.
+
+    >>> from ai.status import name
+    >>> tree = Tree(Repeat(Succeed(), times=3))
+    >>> ctx = Context(tree.new_memory(), {}, {})
+    >>> [name(tree.tick(ctx)) for _ in range(4)]     # done after the third success, then a fresh round
+    ['running', 'running', 'success', 'running']
+    """
     type_name = "repeat"
     doc = "Runs the child again after each success; fails when it fails."
     keys = (Key("times", "int", "successes needed (0 = forever)", default=0, ge=0, le=1_000_000),)
@@ -486,7 +676,23 @@ class Repeat(Decorator):
 
 
 class Retry(Decorator):
-    """Run the child until it succeeds, at most ``attempts`` times."""
+    """Run the child until it succeeds, at most ``attempts`` times.
+
+    After a failure it is RUNNING and the child is tried again on the next tick; the ``attempts``-th failure
+    fails it. ``attempts`` must be a whole number >= 1 (a ``ValueError`` otherwise).
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(Retry(ConditionNode(Condition("door_open")), attempts=2))
+    >>> ctx = Context(tree.new_memory(), {"door_open": False}, {})
+    >>> [name(tree.tick(ctx)) for _ in range(2)]     # two failures: it gives up
+    ['running', 'failure']
+    >>> name(tree.tick(ctx))                         # a fresh round: the first attempt fails
+    'running'
+    >>> ctx.facts["door_open"] = True                # the second one succeeds
+    >>> name(tree.tick(ctx))
+    'success'
+    """
     type_name = "retry"
     doc = "Runs the child again after each failure."
     keys = (Key("attempts", "int", "attempts before giving up", default=3, ge=1, le=1_000_000),)
@@ -522,7 +728,17 @@ def _check_seconds(value, what: str) -> float:
 
 
 class Timeout(Decorator):
-    """Fail (halting the child) when it has not finished within ``seconds``."""
+    """Fail (halting the child) when it has not finished within ``seconds`` of game time from its first tick.
+
+    >>> from ai.status import name
+    >>> tree = Tree(Timeout(Wait(10.0), seconds=2.0))
+    >>> ctx = Context(tree.new_memory(), {}, {}, now=0.0)
+    >>> name(tree.tick(ctx))
+    'running'
+    >>> ctx.now = 2.0
+    >>> name(tree.tick(ctx)), ctx.why(), tree.running_path(ctx.mem)
+    ('failure', 'timeout: timed out after 2 s', [])
+    """
     type_name = "timeout"
     doc = "Fails (halting the child) when it runs too long."
     keys = (Key("seconds", "float", "game seconds allowed", gt=0, le=3600),)
@@ -554,7 +770,21 @@ class Timeout(Decorator):
 
 
 class Cooldown(Decorator):
-    """After the child finishes, fail without ticking it for ``seconds``."""
+    """After the child finishes (either way), fail without ticking it for ``seconds``; halting it does not
+    reset the clock.
+
+    >>> from ai.status import name
+    >>> tree = Tree(Cooldown(Succeed(name="shout"), seconds=5.0))
+    >>> ctx = Context(tree.new_memory(), {}, {}, now=0.0)
+    >>> name(tree.tick(ctx))
+    'success'
+    >>> ctx.now = 1.0
+    >>> name(tree.tick(ctx)), ctx.why()
+    ('failure', 'cooldown: cooling down')
+    >>> ctx.now = 5.0
+    >>> name(tree.tick(ctx))
+    'success'
+    """
     type_name = "cooldown"
     doc = "After the child finishes, fails without ticking it for a while."
     keys = (Key("seconds", "float", "game seconds to wait", gt=0, le=3600),)
@@ -587,7 +817,20 @@ class Cooldown(Decorator):
 
 
 class Guard(Decorator):
-    """Tick the child only while every condition holds; when one fails the child is halted."""
+    """Tick the child only while every condition holds; when one fails the child is halted and the guard fails.
+
+    ``conditions``: ``ai.conditions.Condition`` values, checked in order on facts and blackboard every tick.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(Guard(Wait(3.0), [Condition("hp", ">", 20)]))
+    >>> ctx = Context(tree.new_memory(), {"hp": 50}, {}, now=0.0)
+    >>> name(tree.tick(ctx))
+    'running'
+    >>> ctx.facts["hp"] = 10
+    >>> name(tree.tick(ctx)), ctx.why(), tree.running_path(ctx.mem)
+    ('failure', 'guard: guard failed: hp > 20', [])
+    """
     type_name = "guard"
     doc = "Ticks the child only while all conditions hold; halts it when one fails."
     keys = (Key("when", "conditions", "conditions", role="conditions", min_len=1, max_len=16),)
@@ -619,6 +862,19 @@ class Guard(Decorator):
 
 # -- leaves ---------------------------------------------------------------------------------------------------
 class ConditionNode(Node):
+    """SUCCESS when ``condition`` (an ``ai.conditions.Condition``) holds on the facts, else on the blackboard;
+    FAILURE otherwise (a missing name fails), leaving itself as the reason. Instant.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(ConditionNode(Condition("ammo", ">", 0)))
+    >>> ctx = Context(tree.new_memory(), {}, {})
+    >>> name(tree.tick(ctx)), ctx.why()
+    ('failure', 'condition: ammo > 0 is false')
+    >>> ctx.bb["ammo"] = 3                           # no such fact: the blackboard answers
+    >>> name(tree.tick(ctx)), tree.root.describe()
+    ('success', 'if ammo > 0')
+    """
     type_name = "condition"
     doc = "Succeeds when ``fact op value`` holds."
     keys = (Key("fact", "name", "fact (or blackboard key) to read", role="fact"),
@@ -655,7 +911,46 @@ class ConditionNode(Node):
 
 
 class ActionLeaf(Node):
-    """Submit ``kind`` to the host and wait for its terminal state. ``$name`` params read facts/blackboard."""
+    """Submit ``kind`` to the host and wait for its terminal state. ``$name`` params read facts/blackboard.
+
+    ``target``: an entity id or ``"$name"`` (0 = none); ``params``: the action's parameters; ``name``: defaults
+    to ``kind``. The first tick submits through ``ctx.actuator`` (FAILURE when a ``$name`` is unknown, the
+    target is not an entity or the host refuses); later ticks ask the host for its status: RUNNING until it
+    is terminal, then SUCCESS (confirmed) or FAILURE with the host's reason. Halting it cancels the action.
+    Each submission, end and cancel is noted in ``ctx.events``.
+
+    >>> from ai.status import FAILURE, RUNNING, SUCCESS, name
+    >>> class Host:                                  # a stand-in for the host's ledger
+    ...     def __init__(self):
+    ...         self.actions, self.cancelled = {}, []
+    ...     def submit(self, kind, target, params):
+    ...         self.last = (kind, target, params)
+    ...         self.actions[len(self.actions) + 1] = (RUNNING, "")
+    ...         return len(self.actions)             # the action id
+    ...     def status(self, aid):
+    ...         return self.actions[aid]
+    ...     def cancel(self, aid):
+    ...         self.cancelled.append(aid)
+    >>> host = Host()
+    >>> tree = Tree(ActionLeaf("move", "$enemy", {"speed": "$run_speed"}))
+    >>> ctx = Context(tree.new_memory(), {"enemy": 7, "run_speed": 2.5}, {}, host)
+    >>> name(tree.tick(ctx)), host.last              # submitted, its '$name' values read from the facts
+    ('running', ('move', 7, {'speed': 2.5}))
+    >>> name(tree.tick(ctx)), len(host.actions)      # the host has not answered: still running, not resubmitted
+    ('running', 1)
+    >>> host.actions[1] = (SUCCESS, "")              # the host confirms
+    >>> name(tree.tick(ctx)), ctx.events
+    ('success', [('move', 'submitted move #1'), ('move', 'move #1 confirmed')])
+    >>> name(tree.tick(ctx))                         # a new pass submits action 2 ...
+    'running'
+    >>> tree.halt(ctx); host.cancelled               # ... and halting the tree cancels it
+    [2]
+    >>> name(tree.tick(ctx))                         # action 3, which the host fails
+    'running'
+    >>> host.actions[3] = (FAILURE, "path blocked")
+    >>> name(tree.tick(ctx)), ctx.why()              # the host's reason is the failure's
+    ('failure', 'move: path blocked')
+    """
     type_name = "action"
     doc = "Submits an action to the host ledger; running until the ledger reports its end. Halting cancels it."
     keys = (Key("action", "text", "action kind (see the action table)", role="action"),
@@ -717,7 +1012,22 @@ class ActionLeaf(Node):
 
 
 class Wait(Node):
-    """RUNNING until ``seconds`` of game time have passed since it started (no host action)."""
+    """RUNNING until ``seconds`` of game time have passed since it started (no host action).
+
+    ``seconds`` must be a number > 0 (a ``ValueError`` otherwise).
+
+    >>> from ai.status import name
+    >>> tree = Tree(Wait(2.0))
+    >>> ctx = Context(tree.new_memory(), {}, {}, now=10.0)
+    >>> name(tree.tick(ctx))                         # started at 10 s: done at 12 s
+    'running'
+    >>> ctx.now = 11.5
+    >>> name(tree.tick(ctx))
+    'running'
+    >>> ctx.now = 12.0
+    >>> name(tree.tick(ctx))
+    'success'
+    """
     type_name = "wait"
     doc = "Running until some game time has passed (no ledger action)."
     keys = (Key("seconds", "float", "game seconds", gt=0, le=3600),)
@@ -742,7 +1052,18 @@ class Wait(Node):
 
 
 class SetValue(Node):
-    """Write ``value`` (a constant or a ``$name``) into the blackboard under ``key``; succeeds."""
+    """Write ``value`` (a constant or a ``$name``) into the blackboard under ``key``; succeeds (fails when the
+    ``$name`` is unknown). Instant.
+
+    >>> from ai.status import name
+    >>> tree = Tree(SetValue("target", "$nearest_enemy"))
+    >>> ctx = Context(tree.new_memory(), {"nearest_enemy": 42}, {})
+    >>> name(tree.tick(ctx)), ctx.bb
+    ('success', {'target': 42})
+    >>> ctx.facts = {}
+    >>> name(tree.tick(ctx)), ctx.why()
+    ('failure', "set: 'nearest_enemy' is unknown")
+    """
     type_name = "set"
     doc = "Writes a blackboard value and succeeds."
     keys = (Key("key", "name", "blackboard key", role="writes"),
@@ -769,6 +1090,11 @@ class SetValue(Node):
 
 
 class Succeed(Node):
+    """Always SUCCESS (a placeholder, or the last resort of a selector). Instant.
+
+    >>> Tree(Succeed()).tick(Context([0], {}, {})) == SUCCESS
+    True
+    """
     type_name = "succeed"
     doc = "Always succeeds."
     instant = True
@@ -779,6 +1105,13 @@ class Succeed(Node):
 
 
 class Fail(Node):
+    """Always FAILURE, with itself as the reason. Instant.
+
+    >>> tree = Tree(Fail(name="never"))
+    >>> ctx = Context(tree.new_memory(), {}, {})
+    >>> tree.tick(ctx) == FAILURE, ctx.why()
+    (True, 'never: fails by design')
+    """
     type_name = "fail"
     doc = "Always fails."
     instant = True
@@ -799,6 +1132,31 @@ class Plan(Node):
     and advances only on confirmation; this leaf is RUNNING while the plan runs and halting it cancels it.
     Its two content types are ``Achieve`` (a GOAP goal) and ``Perform`` (an HTN task); the planner's API
     calls either its ``goal``.
+
+    The leaf calls ``ctx.planner.run(ctx, mode, goal, fresh)`` every tick (``fresh``: it was not RUNNING before,
+    so a new plan is wanted) and returns its status; halting a running leaf calls ``ctx.planner.stop(ctx, mode,
+    goal)``. Without a planner it fails. ai/executor.py's ``PlanRunner`` has the example with a real planner.
+
+    >>> from ai.status import name
+    >>> class Planner:                               # a stand-in for ai.executor.PlanRunner
+    ...     def run(self, ctx, mode, goal, fresh):
+    ...         print("run", mode, goal, "fresh" if fresh else "going on")
+    ...         return RUNNING, ""
+    ...     def stop(self, ctx, mode, goal):
+    ...         print("stop", mode, goal)
+    >>> tree = Tree(Achieve("safe"))
+    >>> ctx = Context(tree.new_memory(), {}, {}, planner=Planner())
+    >>> name(tree.tick(ctx))
+    run goap safe fresh
+    'running'
+    >>> name(tree.tick(ctx))
+    run goap safe going on
+    'running'
+    >>> tree.halt(ctx)
+    stop goap safe
+    >>> ctx.planner = None
+    >>> name(tree.tick(ctx)), ctx.why()
+    ('failure', 'goap:safe: no planner attached')
     """
     mode = ""                # the planner ai/executor.py runs for this leaf: "goap" or "htn"
 
@@ -825,7 +1183,12 @@ class Plan(Node):
 
 
 class Achieve(Plan):
-    """Plan with GOAP (ai/goap.py) towards ``goal`` and run the plan."""
+    """Plan with GOAP (ai/goap.py) towards ``goal`` and run the plan (see ``Plan``).
+
+    >>> leaf = Achieve("safe")
+    >>> leaf.name, leaf.mode, leaf.describe()
+    ('goap:safe', 'goap', 'GOAP goal safe')
+    """
     type_name = "achieve"
     doc = ("Reaches a GOAP goal of the brain's GOAP domain: plans, then runs the plan step by step through the "
            "ledger.")
@@ -837,7 +1200,12 @@ class Achieve(Plan):
 
 
 class Perform(Plan):
-    """Decompose the HTN task ``task`` (ai/htn.py) and run the steps."""
+    """Decompose the HTN task ``task`` (ai/htn.py) and run the steps (see ``Plan``).
+
+    >>> leaf = Perform("take_cover")
+    >>> leaf.name, leaf.goal, leaf.describe()
+    ('htn:take_cover', 'take_cover', 'HTN task take_cover')
+    """
     type_name = "perform"
     doc = "Performs an HTN task of the brain's HTN domain: decomposes it, then runs the steps through the ledger."
     keys = (Key("task", "text", "task name in the brain's HTN domain", role="htn_task"),)
@@ -852,7 +1220,37 @@ class Perform(Plan):
 
 # -- the tree -----------------------------------------------------------------------------------------------
 class Tree:
-    """A root node with memory slots assigned depth-first; shared by every NPC running it."""
+    """A root node with memory slots assigned depth-first; shared by every NPC running it.
+
+    ``root``: the top node; ``name``: the tree's name (in messages). Building it numbers every node's slots
+    (``nodes`` in depth-first order, ``size`` slots in all); a node that appears twice raises ``ValueError``
+    (trees cannot share nodes or loop). Each NPC keeps its own ``new_memory()`` and ticks with it in its
+    ``Context``.
+
+    A guard that patrols until it is hurt, then flees; the selector has no memory, so the flight is checked
+    again on every tick:
+
+    >>> from ai.conditions import Condition
+    >>> from ai.status import name
+    >>> tree = Tree(Selector([
+    ...     Sequence([ConditionNode(Condition("hp", "<", 30), name="hurt"), SetValue("fleeing", True)],
+    ...              name="flee"),
+    ...     Wait(3.0, name="patrol"),
+    ... ], memory=False), name="guard")
+    >>> [node.name for node in tree.nodes], tree.size
+    (['selector', 'flee', 'hurt', 'set', 'patrol'], 8)
+    >>> ctx = Context(tree.new_memory(), {"hp": 100}, {}, now=0.0)
+    >>> name(tree.tick(ctx)), ctx.why(), tree.running_path(ctx.mem)
+    ('running', 'hurt: hp < 30 is false', ['selector', 'patrol'])
+    >>> ctx.facts["hp"] = 20                         # the flight wins; the running patrol is halted
+    >>> name(tree.tick(ctx)), ctx.bb, tree.running_path(ctx.mem)
+    ('success', {'fleeing': True}, [])
+    >>> leaf = Succeed()
+    >>> Tree(Sequence([leaf, leaf]), name="twice")
+    Traceback (most recent call last):
+    ...
+    ValueError: node 'succeed' appears twice in tree 'twice' (trees cannot share or loop)
+    """
 
     def __init__(self, root: Node, name: str = ""):
         self.root = root
@@ -873,12 +1271,27 @@ class Tree:
         self.size = size
 
     def new_memory(self) -> list:
+        """Fresh memory for one NPC: ``size`` zeros (every node IDLE).
+
+        >>> Tree(Sequence([Succeed(), Wait(1.0)])).new_memory()      # 2 + 1 + 2 slots
+        [0, 0, 0, 0, 0]
+        """
         return [0] * self.size
 
     def tick(self, ctx: Context) -> int:
+        """Tick the root once with ``ctx`` (whose ``mem`` is this tree's memory); returns its status."""
         return self.root.tick(ctx)
 
     def halt(self, ctx: Context) -> None:
+        """Stop what runs (cancelling its host actions) and reset the memory to IDLE.
+
+        >>> tree = Tree(Wait(5.0))
+        >>> ctx = Context(tree.new_memory(), {}, {}, now=1.0)
+        >>> tree.tick(ctx) == RUNNING, ctx.mem           # the wait's slots: its status (RUNNING), its end time
+        (True, [3, 6.0])
+        >>> tree.halt(ctx); ctx.mem
+        [0, 0]
+        """
         if ctx.mem[self.root.s] == RUNNING:
             self.root.halt(ctx)
         else:
@@ -886,7 +1299,7 @@ class Tree:
                 ctx.mem[i] = 0
 
     def running_path(self, mem: list) -> list[str]:
-        """Names of the RUNNING nodes from the root down (what the NPC is doing now)."""
+        """Names of the RUNNING nodes from the root down (what the NPC is doing now); see the class example."""
         path = []
         node = self.root
         while node is not None and mem[node.s] == RUNNING:

@@ -27,6 +27,9 @@ gates failed) is not chosen again in the same decision. Nothing eligible -> idle
 Every decision returns a ``Decision`` holding, per candidate, an
 ``ai.records.CandidateScore``: each gate's result, each preference's raw,
 normalised and curved value, and the score; with the choice and the reason.
+
+The ``ModeSelector`` docstring has a worked example: hysteresis holding and
+then allowing a switch, an invalidation and an emergency.
 """
 from __future__ import annotations
 
@@ -56,6 +59,18 @@ NONE_ELIGIBLE = "idle"           # nothing eligible
 
 @dataclass(frozen=True)
 class Preference:
+    """One consideration of a candidate: read the number ``input`` (a fact, else the blackboard), normalise it by
+    ``(x - lo) / (hi - lo)`` clamped to [0, 1], pass it through ``curve`` (ai/curves.py; linear by default) and
+    give it ``weight`` in the candidate's weighted geometric mean.
+
+    A bad range or weight is not refused here: ``config_problem`` names it, and the scorer makes the candidate
+    ineligible with that diagnostic.
+
+    >>> from ai.curves import Curve
+    >>> near = Preference("enemy_distance", 0.0, 8.0, Curve("linear", {"slope": -1.0, "intercept": 1.0}))
+    >>> score_candidate(Candidate("engage", preferences=(near,)), {"enemy_distance": 2.0}).prefs
+    [('enemy_distance', 2.0, 0.25, 0.75, 1.0)]
+    """
     input: str
     lo: float
     hi: float
@@ -63,7 +78,13 @@ class Preference:
     weight: float = 1.0
 
     def config_problem(self) -> str | None:
-        """A bad configuration (the scorer turns it into a diagnostic), or None."""
+        """A bad configuration (the scorer turns it into a diagnostic), or None.
+
+        >>> Preference("hp", 0.0, 100.0).config_problem() is None
+        True
+        >>> Preference("hp", 100.0, 0.0).config_problem()
+        "range [100.0, 0.0] of 'hp' is invalid"
+        """
         if not (math.isfinite(self.lo) and math.isfinite(self.hi) and self.lo < self.hi):
             return f"range [{self.lo}, {self.hi}] of '{self.input}' is invalid"
         if not (math.isfinite(self.weight) and self.weight > 0):
@@ -73,6 +94,18 @@ class Preference:
 
 @dataclass(frozen=True)
 class Candidate:
+    """A mode the NPC could be in. ``id``: its name; ``gates``: conditions (``ai.conditions.Condition``) that must
+    all hold, else it is ineligible; ``preferences``: what scores it (none: the score is 1); ``state``: the
+    top-level HFSM state it runs (default: the id). ``scorer`` is built from the rest when the candidate is
+    made (``score_candidate`` calls it).
+
+    >>> from ai.conditions import Condition
+    >>> hunt = Candidate("hunt", gates=(Condition("has_ammo"),), state="engage")
+    >>> hunt.mode_state, score_candidate(hunt, {"has_ammo": True}).score
+    ('engage', 1.0)
+    >>> score_candidate(hunt, {}).eligible           # a missing fact fails its gate
+    False
+    """
     id: str
     gates: tuple[Condition, ...] = ()
     preferences: tuple[Preference, ...] = ()
@@ -84,11 +117,21 @@ class Candidate:
 
     @property
     def mode_state(self) -> str:
+        """The HFSM state the mode runs: ``state``, or the id when it is empty."""
         return self.state or self.id
 
 
 @dataclass(frozen=True)
 class Emergency:
+    """When every ``when`` condition holds, switch to ``candidate`` at once, bypassing the margin and the hold time
+    (but never the candidate's own gates). A selector checks its emergencies in the order it was given them, most
+    urgent first; ``ModeSelector`` has an example.
+
+    >>> from ai.conditions import Condition
+    >>> low_hp = Emergency("low_hp", (Condition("hp", "<", 20),), "retreat")
+    >>> [c.check({"hp": 10}) for c in low_hp.when]
+    [True]
+    """
     id: str
     when: tuple[Condition, ...]
     candidate: str
@@ -238,6 +281,19 @@ def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: lis
 
 @dataclass
 class Decision:
+    """What ``ModeSelector.decide`` chose and why.
+
+    ``choice``: a candidate id, None = idle; ``switch``: the current mode is to be left and the choice entered
+    (another mode, idle, or the same mode restarted); ``reason``: ``ORDINARY``, ``INVALIDATION``, ``EMERGENCY``, ``HELD``, ``KEPT`` or
+    ``NONE_ELIGIBLE``; ``detail``: the same in words, with the scores; ``emergency``: the emergency that fired,
+    or None; ``scores``: every candidate's ``ai.records.CandidateScore`` by id, in id order.
+
+    >>> d = ModeSelector([Candidate("patrol"), Candidate("guard")]).decide({})
+    >>> d.choice, d.switch, d.reason, d.detail       # equal scores: the smallest id wins
+    ('guard', True, 'ordinary', 'guard scores 1.000')
+    >>> [c.id for c in d.candidates]
+    ['guard', 'patrol']
+    """
     choice: str | None            # candidate id, or None = idle
     switch: bool                  # True when the choice differs from the current mode (or restarts it)
     reason: str
@@ -247,11 +303,45 @@ class Decision:
 
     @property
     def candidates(self) -> list[CandidateScore]:
+        """The scores as a list, in candidate id order (what decision records hold)."""
         return list(self.scores.values())
 
 
 class ModeSelector:
-    """Chooses a mode among candidates; see the module docstring for the rules."""
+    """Chooses a mode among candidates; see the module docstring for the rules.
+
+    ``candidates``: the ``Candidate`` values (kept in id order; ids must be unique, else ``ValueError``);
+    ``emergencies``: ``Emergency`` values, most urgent first (each must name a candidate, else ``ValueError``);
+    ``margin``: how much better a candidate must score to replace a running mode; ``min_hold``: the seconds a
+    mode must have run before an ordinary switch away from it; ``eps``: the floor of a preference's value in the mean.
+
+    >>> from ai.conditions import Condition
+    >>> sel = ModeSelector(
+    ...     [Candidate("engage", (Condition("has_ammo"),), (Preference("enemy_near", 0.0, 1.0),)),
+    ...      Candidate("retreat", preferences=(Preference("danger", 0.0, 1.0),))],
+    ...     emergencies=[Emergency("low_hp", (Condition("hp", "<", 20),), "retreat")])
+    >>> facts = {"has_ammo": True, "enemy_near": 0.6, "danger": 0.5, "hp": 100}
+    >>> d = sel.decide(facts)                        # nothing runs yet: the best wins
+    >>> d.choice, d.switch, d.reason
+    ('engage', True, 'ordinary')
+    >>> facts["danger"] = 0.65                       # better, but not by more than the margin (0.1)
+    >>> d = sel.decide(facts, current="engage", held=5.0)
+    >>> d.choice, d.switch, d.reason, d.detail
+    ('engage', False, 'held by hysteresis', 'retreat 0.650 vs engage 0.600: gain 0.050 is not > 0.1')
+    >>> facts["danger"] = 0.9                        # better by enough, but engage has not run for 0.3 s
+    >>> sel.decide(facts, current="engage", held=0.1).detail
+    'retreat 0.900 vs engage 0.600: engage held 0.10 s < 0.3 s'
+    >>> sel.decide(facts, current="engage", held=0.5).detail
+    'retreat 0.900 beats engage 0.600 by 0.300 after 0.50 s'
+    >>> facts["has_ammo"] = False                    # invalidation: engage's gate fails, no thresholds apply
+    >>> d = sel.decide(facts, current="engage", held=0.1)
+    >>> d.choice, d.reason, d.detail
+    ('retreat', 'invalidation', 'engage: gate failed: has_ammo; retreat scores 0.900')
+    >>> facts.update(has_ammo=True, danger=0.1, hp=10)       # retreat scores low, but the emergency fires
+    >>> d = sel.decide(facts, current="engage", held=0.0)
+    >>> d.choice, d.reason, d.emergency
+    ('retreat', 'emergency', 'low_hp')
+    """
 
     def __init__(self, candidates, emergencies=(), margin: float = MARGIN, min_hold: float = MIN_HOLD,
                  eps: float = EPS):
@@ -270,12 +360,26 @@ class ModeSelector:
         self.eps = float(eps)
 
     def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, CandidateScore]:
+        """Every candidate scored on ``facts`` (and the blackboard ``bb``): id -> ``CandidateScore``, in id order.
+
+        >>> from ai.conditions import Condition
+        >>> scores = ModeSelector([Candidate("search"), Candidate("engage", (Condition("enemy_visible"),))]
+        ...                       ).score_all({"enemy_visible": False})
+        >>> [(cid, s.eligible, s.score) for cid, s in scores.items()]
+        [('engage', False, None), ('search', True, 1.0)]
+        """
         eps = self.eps
         return {cid: scorer(facts, bb, eps) for cid, scorer in self._scorers}
 
     @staticmethod
     def best(scores: dict[str, CandidateScore], exclude=()) -> str | None:
-        """Highest eligible score; ties go to the smallest id (scores are kept in id order)."""
+        """Highest eligible score; ties go to the smallest id (scores are kept in id order). None when no candidate
+        outside ``exclude`` is eligible.
+
+        >>> scores = ModeSelector([Candidate("b"), Candidate("a")]).score_all({})
+        >>> ModeSelector.best(scores), ModeSelector.best(scores, exclude={"a"}), ModeSelector.best(scores, {"a", "b"})
+        ('a', 'b', None)
+        """
         best_id, best = None, -1.0
         for cid, s in scores.items():
             if s.eligible and cid not in exclude and s.score > best:
@@ -288,7 +392,15 @@ class ModeSelector:
 
         ``current``: the mode now running (None = idle); ``held``: seconds it has run; ``status``: how its
         execution stands (``ai.status`` RUNNING, SUCCESS or FAILURE, with ``status_reason``); ``exclude``: modes that must
-        not be chosen in this decision (one just left while waiting for its actions to be released).
+        not be chosen in this decision (one just left while waiting for its actions to be released). Returns the
+        ``Decision``; the class docstring shows hysteresis, invalidation and an emergency.
+
+        >>> sel = ModeSelector([Candidate("engage")])
+        >>> d = sel.decide({}, current="engage", held=2.0, status=FAILURE, status_reason="target lost")
+        >>> d.choice, d.switch, d.reason, d.detail       # a failed mode is not chosen again in this decision
+        (None, True, 'idle', 'engage failed: target lost; no candidate is eligible')
+        >>> sel.decide({}, current="engage", held=2.0, status=SUCCESS).detail     # its work is done: chosen afresh
+        'engage ended: done; engage scores 1.000'
         """
         scores = self.score_all(facts, bb)
         exclude = set(exclude)
