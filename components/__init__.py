@@ -121,6 +121,66 @@ class SquadOrder:
 
 
 @dataclass(slots=True)
+class ResourceField:
+    """A field of resources on tile (tx, ty): ``amount`` left to mine; at most ``slots`` workers mine it at once.
+
+    A field blocks movement; mined out, it is removed and its tile is floor."""
+    tx: int
+    ty: int
+    amount: int
+    slots: int
+
+
+@dataclass(slots=True)
+class Stockpile:
+    """A team's resources, on the team's own entity: what it has now, and all it has ever delivered."""
+    team: int
+    amount: int
+    gathered: int = 0
+
+
+@dataclass(slots=True)
+class Building:
+    """A building of type ``kind`` covering tiles [tx, tx + w) x [ty, ty + h), which block movement.
+
+    It is under construction while ``work < work_needed`` (both in builder-ticks: each worker constructing it adds
+    one per tick) and complete afterwards; a building that starts complete has ``work == work_needed``."""
+    kind: str
+    tx: int
+    ty: int
+    w: int
+    h: int
+    work: int
+    work_needed: int
+
+    @property
+    def done(self) -> bool:
+        return self.work >= self.work_needed
+
+
+@dataclass(slots=True)
+class Worker:
+    """A unit that gathers and builds: it carries up to ``capacity`` resources and mines one every ``mine_ticks``.
+
+    ``carrying`` is its load now; ``field`` the field it last mined (0 = none); ``mining`` the ticks spent on the
+    resource it is mining now."""
+    capacity: int
+    mine_ticks: int
+    can_build: bool
+    carrying: int = 0
+    field: int = 0
+    mining: int = 0
+
+
+@dataclass(slots=True)
+class Rally:
+    """Where a building sends the units it trains (``on`` False: they stay beside it)."""
+    x: float = 0.0
+    y: float = 0.0
+    on: bool = False
+
+
+@dataclass(slots=True)
 class Memory:
     """What an NPC's perception remembers between decisions (decider state, not world state)."""
     seen_x: float = 0.0
@@ -134,7 +194,7 @@ class Memory:
 
 ALL_COMPONENTS: tuple[type, ...] = (
     Position, Mover, Health, Team, Weapon, Ammo, Squad, Selectable, UnitKind,
-    Controller, Inventory, Door, Pickup, SquadOrder,
+    Controller, Inventory, Door, Pickup, SquadOrder, ResourceField, Stockpile, Building, Worker, Rally,
 )
 
 

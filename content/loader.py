@@ -7,6 +7,8 @@ directory has the same shape)::
     htn/*.toml        one HTN domain per file (primitive and compound tasks, methods)
     brains/*.toml     one NPC brain per file (utility candidates, HFSM states, behavior trees)
     units/*.toml      one unit type per file
+    buildings/*.toml  one building type per file
+    strategies/*.toml one strategy profile per file (how a team runs its economy and army)
     commanders/*.toml one tactical commander profile per file
     maps/*.toml       one map per file
     scenarios/*.toml  one scenario per file
@@ -30,7 +32,7 @@ from pydantic import ValidationError
 
 from content.brains import build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
-from content.schema import KINDS, BrainDef, MapDef, ScenarioDef, UnitDef
+from content.schema import KINDS, BrainDef, BuildingDef, MapDef, ScenarioDef, StrategyDef, UnitDef
 from content.catalog import suggest
 from content.tiles import LEGEND
 from content.toml_lines import key_lines, line_of
@@ -109,6 +111,7 @@ class TileMap:
     id: str
     name: str
     rows: tuple[str, ...]
+    starts: tuple[tuple[int, int], ...] = ()     # start locations: a headquarters' centre tile each
 
     @property
     def width(self) -> int:
@@ -132,6 +135,8 @@ class Content:
     brains: dict = field(default_factory=dict)        # id -> compiled ai.brain.Brain
     brain_defs: dict = field(default_factory=dict)    # id -> the validated schema model (for docs and diagrams)
     commanders: dict = field(default_factory=dict)    # commander profile id -> its schema model
+    buildings: dict = field(default_factory=dict)     # building type id -> its schema model
+    strategies: dict = field(default_factory=dict)    # strategy profile id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
     htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
 
@@ -334,45 +339,135 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
     if ok and (width < 2 or len(rows) < 2 or width > 512 or len(rows) > 512):
         problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
         ok = False
-    return TileMap(mdef.id, mdef.name or mdef.id, tuple(rows)) if ok else None
+    if ok:
+        for i, (x, y) in enumerate(mdef.starts):
+            if not (0 <= x < width and 0 <= y < len(rows)) or not LEGEND[rows[y][x]].walkable:
+                spath, sline = item.locate(("starts", i))
+                problems.append(Problem(spath, sline, f"starts[{i}]", f"start ({x}, {y}) is not a walkable tile of "
+                                                                      f"the {width}x{len(rows)} map"))
+                ok = False
+    return TileMap(mdef.id, mdef.name or mdef.id, tuple(rows), tuple((x, y) for x, y in mdef.starts)) if ok else None
+
+
+def _bad(item: _Pending, problems: list[Problem], loc: tuple, message: str) -> None:
+    path, line = item.locate(loc)
+    problems.append(Problem(path, line, format_key(loc), message))
+
+
+def _ids_known(item: _Pending, problems: list[Problem], loc: tuple, ids, known: dict, what: str) -> bool:
+    ok = True
+    for i, name in enumerate(ids):
+        if name not in known:
+            _bad(item, problems, loc + (i,), f"unknown {what} '{name}'{suggest(name, known)}")
+            ok = False
+    return ok
+
+
+def _check_unit(item: _Pending, udef: UnitDef, buildings: dict, problems: list[Problem]) -> bool:
+    return _ids_known(item, problems, ("requires",), udef.requires, buildings, "building")
+
+
+def _check_building(item: _Pending, bdef: BuildingDef, units: dict, buildings: dict, problems: list[Problem]) -> bool:
+    ok = _ids_known(item, problems, ("trains",), bdef.trains, units, "unit")
+    ok &= _ids_known(item, problems, ("requires",), bdef.requires, buildings, "building")
+    if bdef.id in bdef.requires:
+        _bad(item, problems, ("requires",), f"building '{bdef.id}' cannot require itself")
+        ok = False
+    return ok
+
+
+def _check_strategy(item: _Pending, sdef: StrategyDef, units: dict, buildings: dict, problems: list[Problem]) -> bool:
+    ok = _ids_known(item, problems, ("build",), sdef.build, buildings, "building")
+    ok &= _ids_known(item, problems, ("army",), list(sdef.army), units, "unit")
+    if sdef.supply not in buildings:
+        _bad(item, problems, ("supply",), f"unknown building '{sdef.supply}'{suggest(sdef.supply, buildings)}")
+        ok = False
+    return ok
 
 
 def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
-                    problems: list[Problem], commanders: dict) -> bool:
+                    problems: list[Problem], commanders: dict, buildings: dict, strategies: dict) -> bool:
     ok = True
     for t, team in enumerate(sdef.teams):
         if team.commander and team.commander not in commanders:
-            path, line = item.locate(("teams", t, "commander"))
-            problems.append(Problem(path, line, f"teams[{t}].commander", f"unknown commander '{team.commander}'"
-                                                                          f"{suggest(team.commander, commanders)}"))
+            _bad(item, problems, ("teams", t, "commander"),
+                 f"unknown commander '{team.commander}'{suggest(team.commander, commanders)}")
+            ok = False
+        if team.strategy and team.strategy not in strategies:
+            _bad(item, problems, ("teams", t, "strategy"),
+                 f"unknown strategy '{team.strategy}'{suggest(team.strategy, strategies)}")
+            ok = False
+        if not team.spawns and not team.buildings:
+            _bad(item, problems, ("teams", t), f"team '{team.name}' starts with no units and no buildings")
             ok = False
     if sdef.map not in maps:
-        path, line = item.locate(("map",))
-        problems.append(Problem(path, line, "map", f"unknown map '{sdef.map}'"))
+        _bad(item, problems, ("map",), f"unknown map '{sdef.map}'")
         return False
     tmap = maps[sdef.map]
+    taken: dict[tuple[int, int], str] = {}
     for t, team in enumerate(sdef.teams):
+        start = None
+        if team.start >= 0:
+            if team.start >= len(tmap.starts):
+                _bad(item, problems, ("teams", t, "start"),
+                     f"map '{tmap.id}' has {len(tmap.starts)} start locations (0..{len(tmap.starts) - 1})")
+                ok = False
+            else:
+                start = tmap.starts[team.start]
         for s, spawn in enumerate(team.spawns):
             if spawn.unit not in units:
-                path, line = item.locate(("teams", t, "spawns", s, "unit"))
-                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].unit", f"unknown unit '{spawn.unit}'"))
+                _bad(item, problems, ("teams", t, "spawns", s, "unit"), f"unknown unit '{spawn.unit}'")
                 ok = False
             elif team.ai == "brain" and not units[spawn.unit].brain:
-                path, line = item.locate(("teams", t, "spawns", s, "unit"))
-                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].unit",
-                                        f"unit '{spawn.unit}' has no brain, but team '{team.name}' has ai = \"brain\""))
+                _bad(item, problems, ("teams", t, "spawns", s, "unit"),
+                     f"unit '{spawn.unit}' has no brain, but team '{team.name}' has ai = \"brain\"")
                 ok = False
+            if spawn.at is None:
+                if start is None and team.start < 0:
+                    _bad(item, problems, ("teams", t, "spawns", s),
+                         "a spawn without 'at' needs the team to have a start location ('start')")
+                    ok = False
+                continue
             x, y = spawn.at
             if not (0 <= x < tmap.width and 0 <= y < tmap.height):
-                path, line = item.locate(("teams", t, "spawns", s, "at"))
-                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
-                                        f"tile ({x}, {y}) is outside map '{tmap.id}' ({tmap.width}x{tmap.height})"))
+                _bad(item, problems, ("teams", t, "spawns", s, "at"),
+                     f"tile ({x}, {y}) is outside map '{tmap.id}' ({tmap.width}x{tmap.height})")
                 ok = False
             elif not LEGEND[tmap.tile(x, y)].walkable:
-                path, line = item.locate(("teams", t, "spawns", s, "at"))
-                problems.append(Problem(path, line, f"teams[{t}].spawns[{s}].at",
-                                        f"tile ({x}, {y}) is '{tmap.tile(x, y)}', not walkable"))
+                _bad(item, problems, ("teams", t, "spawns", s, "at"), f"tile ({x}, {y}) is '{tmap.tile(x, y)}', not walkable")
                 ok = False
+        for b, spec in enumerate(team.buildings):
+            loc = ("teams", t, "buildings", b)
+            if spec.building not in buildings:
+                _bad(item, problems, loc + ("building",),
+                     f"unknown building '{spec.building}'{suggest(spec.building, buildings)}")
+                ok = False
+                continue
+            centre = spec.at if spec.at is not None else start
+            if centre is None:
+                if team.start < 0:
+                    _bad(item, problems, loc, "a building without 'at' needs the team to have a start location ('start')")
+                    ok = False
+                continue
+            left, top, w, h = buildings[spec.building].footprint(*centre)
+            for yy in range(top, top + h):
+                for xx in range(left, left + w):
+                    where = loc + ("at",) if spec.at is not None else ("teams", t, "start")
+                    if not (0 <= xx < tmap.width and 0 <= yy < tmap.height) or not LEGEND[tmap.tile(xx, yy)].walkable \
+                            or LEGEND[tmap.tile(xx, yy)].door is not None:
+                        _bad(item, problems, where, f"building '{spec.building}' at {tuple(centre)} needs tile "
+                                                    f"({xx}, {yy}) to be open floor")
+                        ok = False
+                        break
+                    if (xx, yy) in taken:
+                        _bad(item, problems, where, f"building '{spec.building}' at {tuple(centre)} overlaps "
+                                                    f"{taken[(xx, yy)]}")
+                        ok = False
+                        break
+                    taken[(xx, yy)] = f"team {t}'s '{spec.building}'"
+                else:
+                    continue
+                break
     return ok
 
 
@@ -420,7 +515,12 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
             problems.append(Problem(path, line, "brain", f"unknown brain '{udef.brain}'"
                                                          f"{suggest(udef.brain, models['brains'])}"))
             continue
-        units[uid] = udef
+        if _check_unit(item, udef, models["buildings"], problems):
+            units[uid] = udef
+    buildings = {bid: bdef for bid, (item, bdef) in models["buildings"].items()
+                 if _check_building(item, bdef, models["units"], models["buildings"], problems)}
+    strategies = {sid: sdef for sid, (item, sdef) in models["strategies"].items()
+                  if _check_strategy(item, sdef, models["units"], models["buildings"], problems)}
     commanders = {cid: m for cid, (_, m) in models["commanders"].items()}
     maps: dict[str, TileMap] = {}
     for mid, (item, mdef) in models["maps"].items():
@@ -429,14 +529,14 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
             maps[mid] = tmap
     scenarios: dict[str, ScenarioDef] = {}
     for sid, (item, sdef) in models["scenarios"].items():
-        if _check_scenario(item, sdef, units, maps, problems, commanders):
+        if _check_scenario(item, sdef, units, maps, problems, commanders, buildings, strategies):
             scenarios[sid] = sdef
 
     if problems:
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
                    content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
-                   commanders=commanders,
+                   commanders=commanders, buildings=buildings, strategies=strategies,
                    goap={k: m for k, (_i, m) in models["goap"].items()},
                    htn={k: m for k, (_i, m) in models["htn"].items()})
 

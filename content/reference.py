@@ -23,6 +23,9 @@ SECTIONS = [
     ("Unit (`units/*.toml`)", schema.UnitDef, "one unit type per file"),
     ("Unit weapon (`[weapon]` in a unit)", schema.WeaponDef, ""),
     ("Unit ammunition (`[ammo]` in a unit)", schema.AmmoDef, ""),
+    ("Worker (`[worker]` in a unit)", schema.WorkerDef, ""),
+    ("Building (`buildings/*.toml`)", schema.BuildingDef, "one building type per file"),
+    ("Strategy profile (`strategies/*.toml`)", schema.StrategyDef, "one strategy per file"),
     ("Brain (`brains/*.toml`)", schema.BrainDef, "one NPC brain per file"),
     ("Utility thresholds (`[utility]` in a brain)", schema.UtilityDef, ""),
     ("Utility candidate (`[candidates.NAME]` in a brain)", schema.CandidateDef, ""),
@@ -43,6 +46,7 @@ SECTIONS = [
     ("Map (`maps/*.toml`)", schema.MapDef, "one map per file"),
     ("Scenario (`scenarios/*.toml`)", schema.ScenarioDef, "one match setup per file"),
     ("Team (`[[teams]]` in a scenario)", schema.TeamDef, ""),
+    ("Starting building (an item of a team's `buildings`)", schema.BuildingSpawnDef, ""),
     ("Spawn group (`[[teams.spawns]]` in a team)", schema.SpawnDef, ""),
 ]
 
@@ -185,4 +189,6 @@ def _placed(tile: Tile) -> str:
         return f"door ({tile.door})"
     if tile.pickup is not None:
         return f"pickup `{tile.pickup.kind}`, amount {tile.pickup.amount}"
+    if tile.field is not None:
+        return f"resource field, amount {tile.field.amount}, {tile.field.slots} workers at a time"
     return "-"

@@ -35,6 +35,16 @@ class AmmoDef(Strict):
     reload: float = Field(default=2.0, gt=0, le=60, description="seconds a reload takes")
 
 
+IdList = list[Annotated[str, Field(pattern=ID_PATTERN)]]
+
+
+class WorkerDef(Strict):
+    """What a worker does besides fighting: gather resources and construct buildings."""
+    gather_rate: float = Field(default=2.0, gt=0, le=100, description="resources mined per second at a field")
+    capacity: int = Field(default=8, ge=1, le=1000, description="resources carried back per trip")
+    build: bool = Field(default=True, description="can construct buildings (and help construct them)")
+
+
 class UnitDef(Strict):
     """A unit type (file kind ``units/``)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id other files refer to")
@@ -47,6 +57,41 @@ class UnitDef(Strict):
     ammo: AmmoDef = Field(description="clip, reserve and reload time")
     brain: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
                        description="brain id that drives this unit on a team with ai = \"brain\" (empty: none)")
+    cost: int = Field(default=50, ge=0, le=100_000, description="resources a building pays to train it")
+    build_time: float = Field(default=15.0, gt=0, le=3600, description="seconds a building takes to train it")
+    population: int = Field(default=1, ge=0, le=100, description="population it takes up while alive or in training")
+    requires: IdList = Field(default_factory=list, max_length=16,
+                             description="building types the team must have completed before it can be trained")
+    worker: WorkerDef | None = Field(default=None, description="gathering and construction (workers only)")
+
+
+class BuildingDef(Strict):
+    """A building type (file kind ``buildings/``): a footprint on the grid that blocks movement, built by workers."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id other files refer to")
+    name: str = Field(default="", max_length=60, description="display name (defaults to the id)")
+    hp: float = Field(gt=0, le=1_000_000, description="hit points when complete (construction starts at a tenth)")
+    size: list[Annotated[int, Field(ge=1, le=8)]] = Field(min_length=2, max_length=2,
+                                                          description="footprint [width, height] in tiles")
+    cost: int = Field(default=100, ge=0, le=1_000_000, description="resources paid when construction begins")
+    build_time: float = Field(default=30.0, gt=0, le=3600,
+                              description="seconds one worker takes to construct it (each helper adds one more)")
+    population: int = Field(default=0, ge=0, le=200, description="population cap it adds once complete")
+    drop_off: bool = Field(default=False, description="workers deliver resources here")
+    resupply: float = Field(default=0.0, ge=0, le=50, description="> 0: the team's units within this many tiles of "
+                                                                   "it refill their reserve ammunition (once complete)")
+    headquarters: bool = Field(default=False, description="counts as a headquarters for the 'headquarters' victory")
+    trains: IdList = Field(default_factory=list, max_length=16, description="unit types it trains (5 in its queue)")
+    requires: IdList = Field(default_factory=list, max_length=16,
+                             description="building types the team must have completed before it can be placed")
+    sight: float = Field(default=8.0, gt=0, le=100, description="how far it sees, in tiles")
+    weapon: WeaponDef | None = Field(default=None, description="a gun: the building fires at enemies in range "
+                                                              "on its own once complete (a turret)")
+
+    def footprint(self, cx: int, cy: int) -> tuple[int, int, int, int]:
+        """(left, top, width, height) of this building centred on tile (cx, cy); an even side puts the centre
+        tile left of (or above) the middle."""
+        w, h = self.size
+        return cx - (w - 1) // 2, cy - (h - 1) // 2, w, h
 
 
 class MapDef(Strict):
@@ -55,13 +100,24 @@ class MapDef(Strict):
     name: str = Field(default="", max_length=60, description="display name")
     tiles: str = Field(min_length=1, max_length=200_000,
                        description="rows of tile characters (the Map tiles table lists them)")
+    starts: list[Annotated[list[Coord], Field(min_length=2, max_length=2)]] = Field(
+        default_factory=list, max_length=16,
+        description="start locations [x, y], the centre tile of a team's headquarters (scenarios pick them by index)")
 
 
 class SpawnDef(Strict):
     unit: str = Field(pattern=ID_PATTERN, description="unit type id to spawn")
-    at: list[Coord] = Field(min_length=2, max_length=2, description="tile [x, y] the group is centred on")
+    at: list[Coord] | None = Field(default=None, min_length=2, max_length=2,
+                                   description="tile [x, y] the group is centred on (default: the team's start "
+                                               "location, beside its headquarters)")
     count: int = Field(default=1, ge=1, le=5000, description="units in the group, placed on the nearest free floor tiles")
     squad: int = Field(default=0, ge=0, le=1000, description="squad number the group belongs to")
+
+
+class BuildingSpawnDef(Strict):
+    building: str = Field(pattern=ID_PATTERN, description="building type id")
+    at: list[Coord] | None = Field(default=None, min_length=2, max_length=2,
+                                   description="its centre tile [x, y] (default: the team's start location)")
 
 
 class TeamDef(Strict):
@@ -70,8 +126,17 @@ class TeamDef(Strict):
     ai: Literal["scripted", "brain", "player", "idle"] = Field(
         default="scripted", description="who controls the team: the scripted attack-nearest AI, each unit's brain, "
                                         "the player, or nobody")
-    spawns: list[SpawnDef] = Field(min_length=1, max_length=200, description="groups of units the team starts with")
+    spawns: list[SpawnDef] = Field(default_factory=list, max_length=200,
+                                   description="groups of units the team starts with")
     commander: str = Field(default="", description="commander profile that orders the team's squads ('' = none)")
+    side: int = Field(default=-1, ge=-1, le=7, description="teams with the same side are allies (-1: a side of "
+                                                           "its own, the team's index)")
+    start: int = Field(default=-1, ge=-1, le=15, description="the map start location the team begins at (-1: none)")
+    stock: int = Field(default=0, ge=0, le=1_000_000, description="resources the team starts with")
+    buildings: list[BuildingSpawnDef] = Field(default_factory=list, max_length=64,
+                                              description="complete buildings the team starts with")
+    strategy: str = Field(default="", description="strategy profile that runs the team's economy and army "
+                                                  "('' = none; strategies/ files)")
 
 
 class CommanderDef(Strict):
@@ -97,13 +162,41 @@ class CommanderDef(Strict):
     regions: int = Field(default=20, ge=1, le=200, description="how many regions the map is cut into (k-means)")
 
 
+class StrategyDef(Strict):
+    """A strategy profile (file kind ``strategies/``): how a team runs its economy, builds and attacks.
+
+    The scripted strategy (systems/strategy.py) keeps ``workers`` gatherers busy, places the ``build`` order's
+    buildings in turn (supply depots whenever the population cap is near), trains its army in the ``army`` mix
+    and attacks the nearest enemy with everything once the army reaches ``attack_at`` units.
+    """
+    id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
+    name: str = Field(default="", max_length=60, description="display name")
+    algorithm: Literal["scripted"] = Field(default="scripted", description="scripted: a fixed build order and mix")
+    workers: int = Field(default=8, ge=0, le=200, description="gathering workers it keeps (it trains up to this)")
+    build: IdList = Field(default_factory=list, max_length=64,
+                          description="buildings to place, in order (a building type listed twice is built twice)")
+    supply: str = Field(default="depot", pattern=ID_PATTERN,
+                        description="the building it adds whenever the population cap is near")
+    supply_margin: int = Field(default=3, ge=0, le=50, description="build supply when the free population is this low")
+    army: dict[Annotated[str, Field(pattern=ID_PATTERN)], Annotated[float, Field(gt=0, le=1000)]] = Field(
+        default_factory=dict, max_length=16, description="unit type -> weight in the army mix it trains")
+    attack_at: int = Field(default=8, ge=1, le=500, description="army size at which it attacks")
+    workers_fight: bool = Field(default=False, description="its workers join the attack (a worker rush)")
+    max_army: int = Field(default=200, ge=1, le=1000, description="it stops training army units at this many")
+
+
 class ScenarioDef(Strict):
     """A match setup (file kind ``scenarios/``)."""
     id: str = Field(pattern=ID_PATTERN, description="name used by `rts match --scenario`")
     name: str = Field(default="", max_length=60, description="display name")
     map: str = Field(pattern=ID_PATTERN, description="map id")
-    max_ticks: int = Field(default=9000, ge=1, le=10_000_000, description="ticks after which the match is a draw")
-    teams: list[TeamDef] = Field(min_length=2, max_length=8, description="the sides, team 0 first")
+    max_ticks: int = Field(default=9000, ge=1, le=10_000_000,
+                           description="ticks after which the match ends: decided by score, a draw only on equal "
+                                       "scores")
+    victory: Literal["elimination", "headquarters"] = Field(
+        default="elimination", description="elimination: a side loses when it has no units and no buildings left; "
+                                           "headquarters: also when its last headquarters falls")
+    teams: list[TeamDef] = Field(min_length=2, max_length=8, description="the teams, team 0 first")
 
 
 # -- brains -------------------------------------------------------------------------------------------------
@@ -335,6 +428,8 @@ KINDS: dict[str, type[Strict]] = {
     "htn": HtnDef,
     "brains": BrainDef,
     "units": UnitDef,
+    "buildings": BuildingDef,
+    "strategies": StrategyDef,
     "commanders": CommanderDef,
     "maps": MapDef,
     "scenarios": ScenarioDef,

@@ -6,7 +6,8 @@ One row per tile character. Each consumer reads the row instead of keeping its o
   spawn only on a ``walkable`` tile;
 - the nav grid starts from ``walkable`` and ``cover``;
 - populating a match creates the row's entity on every such tile, row-major over the map: a ``Door`` in
-  state ``door``, or a ``Pickup`` of ``pickup.kind`` holding ``pickup.amount``;
+  state ``door``, a ``Pickup`` of ``pickup.kind`` holding ``pickup.amount``, or a ``ResourceField`` holding
+  ``field.amount`` that ``field.slots`` workers may mine at once;
 - the commander's region cut treats every ``passable`` tile as floor and the ``door`` tiles as region
   boundaries;
 - the views paint the map with ``color`` and the minimap with ``minimap``;
@@ -31,6 +32,14 @@ class PickupSpec:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """The resource field a tile starts with: a ``components.ResourceField`` holding ``amount``, mined by at most
+    ``slots`` workers at a time. A field blocks movement; once mined out it is gone and the tile is floor."""
+    amount: int
+    slots: int
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Tile:
     """What one tile character means.
@@ -46,6 +55,7 @@ class Tile:
     cover: bool = False                 # a unit standing on it takes half damage
     door: DoorState | None = None       # a match places a door in this state on it
     pickup: PickupSpec | None = None    # a match places this pickup on it
+    field: FieldSpec | None = None      # a match places this resource field on it
 
     @property
     def passable(self) -> bool:
@@ -74,4 +84,7 @@ LEGEND: dict[str, Tile] = {
               description="floor with a crate on it; picked up for reserve ammunition"),
     "k": Tile(name="key", walkable=True, pickup=PickupSpec("key", 1), color=FLOOR, minimap=FLOOR,
               description="floor with a key on it; picked up to open a locked door"),
+    "$": Tile(name="resource field", walkable=False, field=FieldSpec(amount=1500, slots=2), color=FLOOR,
+              minimap=(70, 150, 190),
+              description="a field of resources workers mine from beside it (blocks movement until mined out)"),
 }

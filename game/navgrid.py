@@ -1,8 +1,14 @@
-"""The walkability grid of a running match: static tiles plus door states.
+"""The walkability grid of a running match: static tiles, door states, buildings and resource fields.
 
-Pathfinding reads ``walkable`` (a flat row-major list of bools, fast to index
-from Python) and ``version`` (bumped whenever a door changes, so cached paths
-know they are stale). A numpy view is available for vectorised consumers.
+Pathfinding reads ``walkable`` (a flat row-major list of bools, fast to index from Python). ``version`` is
+bumped whenever any tile changes (so cached paths and areas know they are stale) and ``door_version`` whenever a
+door does; both are world state (game/state.py), because walkers compare them with the versions they planned
+under. A numpy view is available for vectorised consumers.
+
+Changes are incremental: a door opening, a building placed or destroyed, a field mined out set just their tiles.
+A unit walking somewhere plans again after a door change (a door can open a shorter way), but after a building
+or a field only when the rest of its route is no longer clear (``route_clear``), so placing a building does not
+make every walker on the map plan again.
 """
 from __future__ import annotations
 
@@ -22,18 +28,42 @@ class NavGrid:
         self.walkable: list[bool] = [t.walkable for t in tiles]     # a door's row says whether it starts open
         self.cover: list[bool] = [t.cover for t in tiles]
         self.version = 0
+        self.door_version = 0
+        self.doors: set[int] = {i for i, t in enumerate(tiles) if t.door is not None}
         self._cache: dict[tuple, list | None] = {}
         self._labels: list[int] | None = None
         self._labels_version = -1
 
-    # -- doors ---------------------------------------------------------------
+    # -- changes ---------------------------------------------------------------
     def set_door(self, tx: int, ty: int, state: str) -> None:
         i = ty * self.width + tx
         open_now = state == "open"
         if self.walkable[i] != open_now:
             self.walkable[i] = open_now
             self.version += 1
+            self.door_version += 1
             self._cache.clear()
+
+    def set_blocked(self, tiles, blocked: bool) -> None:
+        """Block (a building placed) or free (a building destroyed, a field mined out) these tiles."""
+        changed = False
+        for tx, ty in tiles:
+            i = ty * self.width + tx
+            if self.walkable[i] == blocked:
+                self.walkable[i] = not blocked
+                changed = True
+        if changed:
+            self.version += 1
+            self._cache.clear()
+
+    def route_clear(self, x: float, y: float, path: list, index: int) -> bool:
+        """Is the rest of a route still open: from (x, y) through the flat waypoints ``path`` from ``index`` on?"""
+        px, py = x, y
+        for i in range(index * 2, len(path) - 1, 2):
+            if not self.clear_line(px, py, path[i], path[i + 1]):
+                return False
+            px, py = path[i], path[i + 1]
+        return True
 
     # -- queries -------------------------------------------------------------
     def in_bounds(self, tx: int, ty: int) -> bool:
@@ -41,6 +71,9 @@ class NavGrid:
 
     def is_walkable(self, tx: int, ty: int) -> bool:
         return self.in_bounds(tx, ty) and self.walkable[ty * self.width + tx]
+
+    def is_door(self, tx: int, ty: int) -> bool:
+        return self.in_bounds(tx, ty) and ty * self.width + tx in self.doors
 
     def is_cover(self, tx: int, ty: int) -> bool:
         return self.in_bounds(tx, ty) and self.cover[ty * self.width + tx]
@@ -87,3 +120,4 @@ class NavGrid:
 
     def as_array(self) -> np.ndarray:
         return np.array(self.walkable, dtype=bool).reshape(self.height, self.width)
+

@@ -1,12 +1,14 @@
-"""Turn a scenario definition into entities: units at their spawns, doors and pickups from the map."""
+"""Turn a scenario definition into entities: the map's doors, pickups and fields, the teams' stockpiles,
+starting buildings and units."""
 from __future__ import annotations
 
 from collections import deque
 
 from components import (Ammo, BrainState, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
-                        Selectable, Squad, SquadOrder, Team, UnitKind, Weapon)
+                        ResourceField, Selectable, Squad, SquadOrder, Stockpile, Team, UnitKind, Weapon, Worker)
 from content.schema import UnitDef
 from content.tiles import LEGEND
+from game.economy import footprint_tiles, place_building
 
 
 def ticks(seconds: float, hz: int) -> int:
@@ -15,7 +17,7 @@ def ticks(seconds: float, hz: int) -> int:
 
 def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, ai: str) -> int:
     hz = world.hz
-    eid = world.create_entity(
+    comps = [
         Position(float(x), float(y)),
         Mover(speed=float(unit.speed)),
         Health(float(unit.hp), float(unit.hp)),
@@ -29,20 +31,40 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
         UnitKind(unit.id),
         Controller(ai),
         Inventory(),
-    )
+    ]
+    if unit.worker is not None:
+        comps.append(Worker(capacity=unit.worker.capacity, mine_ticks=ticks(1.0 / unit.worker.gather_rate, hz),
+                            can_build=unit.worker.build))
+    eid = world.create_entity(*comps)
     if ai == "brain" and unit.brain:
         world.add_decider_state(eid, BrainState(brain=unit.brain), Memory())
     return eid
 
 
-def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: bool = False) -> list[tuple[int, int]]:
+#: the neighbour order of a layout as seen from the top-left quarter; quarter k turns it by k x 90 degrees
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def quarter(world, x: float, y: float) -> int:
+    """Which quarter of the map (x, y) lies in, clockwise from the top-left: 0, 1, 2, 3."""
+    right, lower = x * 2 >= world.tilemap.width, y * 2 >= world.tilemap.height
+    return (1 if right else 0) if not lower else (2 if right else 3)
+
+
+def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: bool = False, turn: int | None = None,
+                    through=frozenset()) -> list[tuple[int, int]]:
     """The ``count`` walkable, untaken tiles nearest to (x, y) by 4-connected steps, in a fixed order.
 
     ``mirrored`` walks the neighbours in the 180-degree-rotated order, so a group spawned at the mirror
-    image of another gets the mirror image of its layout (point-symmetric maps stay fair).
+    image of another gets the mirror image of its layout (point-symmetric maps stay fair); ``turn`` (0-3) turns
+    the order by that many quarter turns instead (maps symmetric under quarter turns). ``through``: blocked
+    tiles the search may cross (a building the group stands around).
     """
     nav = world.nav
-    sign = -1 if mirrored else 1
+    k = (2 if mirrored else 0) if turn is None else turn
+    steps = _STEPS
+    for _ in range(k):
+        steps = tuple((-dy, dx) for dx, dy in steps)
     out = []
     seen = {(x, y)}
     queue = deque([(x, y)])
@@ -51,18 +73,21 @@ def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: boo
         if nav.is_walkable(cx, cy) and (cx, cy) not in taken:
             out.append((cx, cy))
             taken.add((cx, cy))
-        for nx, ny in ((cx + sign, cy), (cx - sign, cy), (cx, cy + sign), (cx, cy - sign)):
-            if (nx, ny) not in seen and nav.is_walkable(nx, ny):
+        for dx, dy in steps:
+            nx, ny = cx + dx, cy + dy
+            if (nx, ny) not in seen and (nav.is_walkable(nx, ny) or (nx, ny) in through):
                 seen.add((nx, ny))
                 queue.append((nx, ny))
     return out
 
 
 def populate(world) -> None:
-    """Create the match's entities: the map's doors and pickups (row-major), one order holder per squad, units.
+    """Create the match's entities, in an order the entity ids (and so the sync hash) depend on: the map's
+    doors, pickups and resource fields (row-major), one order holder per squad, the teams' starting buildings,
+    their units, then one stockpile per team.
 
-    The creation order is the entity ids, which the sync hash covers, so it must not change. A door needs no
-    nav grid update here: the grid starts from the legend's ``walkable``, which for a door is its start state.
+    A door or a field needs no nav grid update here: the grid starts from the legend's ``walkable``, which for a
+    door is its start state and for a field is blocked. A starting building blocks its footprint.
     """
     world.activate()
     tmap = world.tilemap
@@ -74,14 +99,35 @@ def populate(world) -> None:
             elif tile.pickup is not None:
                 world.create_entity(Pickup(tx, ty, tile.pickup.kind, tile.pickup.amount),
                                     Position(tx + 0.5, ty + 0.5))
-    for t, team in enumerate(world.scenario.teams):          # one entity per squad holds its orders
+            elif tile.field is not None:
+                world.create_entity(ResourceField(tx, ty, tile.field.amount, tile.field.slots),
+                                    Position(tx + 0.5, ty + 0.5))
+    teams = world.scenario.teams
+    for t, team in enumerate(teams):          # one entity per squad holds its orders
         for squad in sorted({spawn.squad for spawn in team.spawns}):
             world.create_entity(SquadOrder(t, squad))
+    around: dict[int, set] = {}              # team -> the tiles of the building at its start (units gather round it)
+    for t, team in enumerate(teams):
+        start = tmap.starts[team.start] if team.start >= 0 else None
+        for spec in team.buildings:
+            bdef = world.content.buildings[spec.building]
+            cx, cy = spec.at if spec.at is not None else start
+            left, top, w, h = bdef.footprint(cx, cy)
+            place_building(world, spec.building, t, left, top, complete=True)
+            if spec.at is None:
+                around.setdefault(t, set()).update(footprint_tiles(left, top, w, h))
     taken: set = set()
-    for t, team in enumerate(world.scenario.teams):
+    for t, team in enumerate(teams):
+        start = tmap.starts[team.start] if team.start >= 0 else None
         for spawn in team.spawns:
             unit = world.content.units[spawn.unit]
-            mirrored = spawn.at[0] * 2 >= world.tilemap.width
-            for tx, ty in free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken, mirrored):
+            if spawn.at is not None:
+                mirrored = spawn.at[0] * 2 >= world.tilemap.width
+                spots = free_tiles_near(world, spawn.at[0], spawn.at[1], spawn.count, taken, mirrored)
+            else:
+                spots = free_tiles_near(world, start[0], start[1], spawn.count, taken,
+                                        turn=quarter(world, *start), through=around.get(t, frozenset()))
+            for tx, ty in spots:
                 spawn_unit(world, unit, t, spawn.squad, tx + 0.5, ty + 0.5, world.controllers[t])
-
+    for t, team in enumerate(teams):
+        world.create_entity(Stockpile(t, team.stock))

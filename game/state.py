@@ -17,7 +17,8 @@ from dataclasses import dataclass, fields
 import esper
 import msgpack
 
-from components import REGISTRY, Door
+from components import REGISTRY, Building, Door, ResourceField
+from content.tiles import LEGEND
 from components.columns import decode_columns, encode_columns
 from game.ledger import ledger_restore
 
@@ -31,7 +32,8 @@ class WorldState:
     tick: int
     rng: list            # PCG64 state: [name, state hex, inc hex, has_uint32, uinteger]
     last_entity: int     # the highest entity id handed out (the next one is last_entity + 1)
-    walkable: bytes      # the nav grid, one byte per tile: the map's walls plus the doors as they stand now
+    nav: list            # [version, door version, walkable: one byte per tile]: the grid as doors, buildings
+                         # and fields leave it, and the versions walkers compare their routes with
     components: dict     # component name -> its column encoding (components/columns.py), entities ascending
     ledger: list         # Ledger.state_rows(): next id, active actions, queued requests
 
@@ -46,11 +48,15 @@ class WorldState:
         if not isinstance(parts, list) or len(parts) != len(names):
             raise ValueError(f"world state should have {len(names)} parts ({', '.join(names)})")
         state = cls(*parts)
-        for name, kind in (("tick", int), ("rng", list), ("last_entity", int), ("walkable", bytes),
+        for name, kind in (("tick", int), ("rng", list), ("last_entity", int), ("nav", list),
                            ("components", dict), ("ledger", list)):
             value = getattr(state, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ValueError(f"world state part '{name}' should be {kind.__name__}")
+        nav = state.nav
+        if not (len(nav) == 3 and all(type(v) is int and 0 <= v < 1 << 62 for v in nav[:2])
+                and isinstance(nav[2], bytes)):
+            raise ValueError("world state part 'nav' should be [version, door version, walkable bytes]")
         return state
 
 
@@ -78,16 +84,18 @@ def component_columns(world, registry: dict = REGISTRY) -> dict[str, list]:
 
 def capture(world) -> WorldState:
     """The world's state now."""
-    return WorldState(world.tick, rng_state(world.rng), world.last_entity, world.nav.walkable_bits(),
-                      component_columns(world), world.ledger.state_rows())
+    nav = world.nav
+    return WorldState(world.tick, rng_state(world.rng), world.last_entity,
+                      [nav.version, nav.door_version, nav.walkable_bits()], component_columns(world),
+                      world.ledger.state_rows())
 
 
 def restore(world, state: WorldState) -> None:
     """Put ``state`` into ``world`` (made with ``populate=False``). ValueError names what does not fit.
 
-    Order matters: entities first (their ids replayed in ascending order), then the doors' effect on the nav
-    grid (the walkable part is derived from the map and the Door components, not copied; the sync-hash check
-    after loading compares it), then the ledger, whose actions name those entities.
+    Order matters: entities first (their ids replayed in ascending order), then the nav grid (its tiles are
+    derived from the map and the Door, Building and ResourceField components, not copied, and must come out as
+    the state says; its versions are copied), then the ledger, whose actions name those entities.
     """
     world.tick = state.tick
     try:
@@ -115,10 +123,23 @@ def restore(world, state: WorldState) -> None:
     for eid in sorted(by_entity):
         world.restore_entity(eid, by_entity[eid])
     world.advance_entity_counter(last)
+    nav = world.nav
     for _eid, door in esper.get_component(Door):
-        if not world.nav.in_bounds(door.tx, door.ty):
+        if not nav.in_bounds(door.tx, door.ty):
             raise ValueError("a door lies outside the map")
-        world.nav.set_door(door.tx, door.ty, door.state)
+        nav.set_door(door.tx, door.ty, door.state)
+    for _eid, b in esper.get_component(Building):
+        if not (nav.in_bounds(b.tx, b.ty) and nav.in_bounds(b.tx + b.w - 1, b.ty + b.h - 1)):
+            raise ValueError("a building lies outside the map")
+        nav.set_blocked([(x, y) for y in range(b.ty, b.ty + b.h) for x in range(b.tx, b.tx + b.w)], True)
+    fields = {(f.tx, f.ty) for _eid, f in esper.get_component(ResourceField)}
+    mined_out = [(i % nav.width, i // nav.width) for i, ch in enumerate("".join(world.tilemap.rows))
+                 if LEGEND[ch].field is not None and (i % nav.width, i // nav.width) not in fields]
+    nav.set_blocked(mined_out, False)
+    version, door_version, walkable = state.nav
+    if walkable != nav.walkable_bits():
+        raise ValueError("the nav grid does not match the map, its doors, buildings and fields")
+    nav.version, nav.door_version = version, door_version
     try:
         ledger_restore(world.ledger, state.ledger)
     except ValueError as exc:

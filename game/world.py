@@ -15,7 +15,8 @@ import esper
 import numpy as np
 
 from ai.records import DecisionLog
-from components import Health, Position, Team
+from components import Building, Health, Position, Team, UnitKind
+from game import victory
 from content.loader import Content
 from game import TICK_HZ
 from game.ledger import Ledger
@@ -29,9 +30,11 @@ _world_ids = itertools.count(1)
 
 class World:
     def __init__(self, content: Content, scenario_id: str, seed: int, *, populate: bool = True,
-                 controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None):
+                 controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None,
+                 strategies: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
-        from systems import build_processors, build_executors
+        from systems.actions import build_executors
+        from systems.pipeline import build_processors
         from systems.perception import Perception
 
         if scenario_id not in content.scenarios:
@@ -56,6 +59,12 @@ class World:
             if name and name not in content.commanders:
                 raise KeyError(name)
             self.commanders[team] = name
+        #: team index -> strategy profile id ('' = none); overrides the scenario
+        self.strategies = [t.strategy for t in self.scenario.teams]
+        for team, name in (strategies or {}).items():
+            if name and name not in content.strategies:
+                raise KeyError(name)
+            self.strategies[team] = name
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
         #: k -> the map cut into k regions (systems/commander.py; static per map)
@@ -68,7 +77,16 @@ class World:
         self.perception = Perception(self)
         #: every decider's recent decision records (ai.records), and this tick's for a replay recorder
         self.decisions = DecisionLog(RING)
-        self.winner: int | None = None
+        #: each team's side (teams on one side are allies), by team index
+        self.sides = victory.sides(self)
+        #: teams whose units a strategy profile runs (systems/strategy.py), not the scripted attack-nearest AI
+        self.strategic_teams = frozenset(t for t, name in enumerate(self.strategies)
+                                         if name and self.controllers[t] == "scripted")
+        #: team -> its Stockpile component (looked up once; game/economy.py)
+        self.stockpiles: dict = {}
+        self.winner: int | None = None       # the first team of the winning side (None: a draw, or not over)
+        self.winner_side: int | None = None
+        self.end_reason = ""                 # why the match ended (game/victory.py)
         self.over = False
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
         self.deciders_enabled = True
@@ -76,6 +94,8 @@ class World:
         self.last_entity = 0
         self._index_tick = -1
         self._index: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._bindex_tick = -1
+        self._bindex: dict = {}
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -147,28 +167,42 @@ class World:
             self.step()
 
     def _check_end(self) -> None:
-        alive = self.alive_per_team()
-        standing = [team for team, n in enumerate(alive) if n > 0]
-        if len(standing) <= 1:
-            self.over = True
-            self.winner = standing[0] if standing else None
-        elif self.tick >= self.max_ticks:
-            self.over = True
-            self.winner = None
+        over, side, reason = victory.check(self)
+        if over:
+            self.end(side, reason)
+
+    def end(self, side: int | None, reason: str) -> None:
+        """The match is over: ``side`` won (None: a draw) because of ``reason``."""
+        self.over = True
+        self.winner_side = side
+        self.winner = None if side is None else self.sides.index(side)
+        self.end_reason = reason
 
     # -- queries ---------------------------------------------------------------
+    def enemies(self, team: int, other: int) -> bool:
+        """Are the two teams on different sides?"""
+        return self.sides[team] != self.sides[other]
+
     def alive_per_team(self) -> list[int]:
+        """Living units per team (buildings are not counted)."""
         self.activate()
         counts = [0] * len(self.scenario.teams)
-        for _eid, (team, _health) in esper.get_components(Team, Health):
+        for _eid, (team, _health, _kind) in esper.get_components(Team, Health, UnitKind):
+            counts[team.team] += 1
+        return counts
+
+    def buildings_per_team(self) -> list[int]:
+        self.activate()
+        counts = [0] * len(self.scenario.teams)
+        for _eid, (team, _b) in esper.get_components(Team, Building):
             counts[team.team] += 1
         return counts
 
     def team_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """team -> (entity ids, xs, ys) of its living units, ascending id. Built once per tick."""
+        """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""
         if self._index_tick != self.tick:
             rows: dict[int, list] = {}
-            for eid, (team, pos, _health) in sorted(esper.get_components(Team, Position, Health)):
+            for eid, (team, pos, _health, _kind) in sorted(esper.get_components(Team, Position, Health, UnitKind)):
                 rows.setdefault(team.team, []).append((eid, pos.x, pos.y))
             index = {}
             for team, items in rows.items():
@@ -178,27 +212,50 @@ class World:
             self._index_tick = self.tick
         return self._index
 
-    def nearest_enemy(self, team: int, x: float, y: float) -> tuple[int, float] | None:
-        """(entity, squared distance) of the closest living enemy; ties go to the lowest id."""
+    def building_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """team -> (entity ids, centre xs, centre ys) of its buildings, ascending id. Built once per tick."""
+        if self._bindex_tick != self.tick:
+            rows: dict[int, list] = {}
+            for eid, (team, pos, _b) in sorted(esper.get_components(Team, Position, Building)):
+                rows.setdefault(team.team, []).append((eid, pos.x, pos.y))
+            self._bindex = {team: (np.array([r[0] for r in items], dtype=np.int64),
+                                   np.array([r[1] for r in items], dtype=np.float64),
+                                   np.array([r[2] for r in items], dtype=np.float64)) for team, items in rows.items()}
+            self._bindex_tick = self.tick
+        return self._bindex
+
+    def nearest_enemy(self, team: int, x: float, y: float, buildings: bool = False) -> tuple[int, float] | None:
+        """(entity, squared distance) of the closest living enemy unit (with ``buildings``, or building, by its
+        centre); ties go to the lowest id."""
         best = None
-        for other, (ids, xs, ys) in sorted(self.team_index().items()):
-            if other == team or len(ids) == 0:
-                continue
-            d2 = (xs - x) ** 2 + (ys - y) ** 2
-            i = int(np.argmin(d2))
-            cand = (float(d2[i]), int(ids[i]))
-            if best is None or cand < best:
-                best = cand
+        indexes = (self.team_index(), self.building_index()) if buildings else (self.team_index(),)
+        for index in indexes:
+            for other, (ids, xs, ys) in sorted(index.items()):
+                if not self.enemies(team, other) or len(ids) == 0:
+                    continue
+                d2 = (xs - x) ** 2 + (ys - y) ** 2
+                i = int(np.argmin(d2))
+                cand = (float(d2[i]), int(ids[i]))
+                if best is None or cand < best:
+                    best = cand
         return None if best is None else (best[1], best[0])
 
     def summary(self) -> dict:
+        """What `rts match` prints: the result, why it ended, each team's units, buildings and score, the hash."""
         from game.synchash import sync_hash
+        teams = self.scenario.teams
+        winners = [t.name for i, t in enumerate(teams) if self.winner_side is not None and
+                   self.sides[i] == self.winner_side]
         return {
             "scenario": self.scenario_id,
             "seed": self.seed,
-            "winner": None if self.winner is None else self.scenario.teams[self.winner].name,
+            "winner": " + ".join(winners) if winners else None,
             "winner_team": self.winner,
+            "winners": winners,
+            "reason": self.end_reason or None,
             "ticks": self.tick,
-            "alive": {t.name: n for t, n in zip(self.scenario.teams, self.alive_per_team())},
+            "alive": {t.name: n for t, n in zip(teams, self.alive_per_team())},
+            "buildings": {t.name: n for t, n in zip(teams, self.buildings_per_team())},
+            "score": {t.name: s for t, s in zip(teams, victory.team_scores(self))},
             "sync_hash": sync_hash(self),
         }

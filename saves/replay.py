@@ -55,6 +55,7 @@ class ReplayRecorder:
             "format": REPLAY_VERSION, "game": GAME_VERSION, "content_hash": world.content.content_hash,
             "scenario": world.scenario_id, "seed": world.seed, "max_ticks": world.max_ticks,
             "start_tick": world.tick, "controllers": list(world.controllers), "commanders": list(world.commanders),
+            "strategies": list(world.strategies),
             "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }
@@ -285,8 +286,8 @@ def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
             break
     if expected.rng != actual.rng:
         out.append("the RNG state differs")
-    if expected.walkable != actual.walkable:
-        out.append("the nav grid (doors) differs")
+    if expected.nav != actual.nav:
+        out.append("the nav grid (doors, buildings, fields) differs")
     if expected.ledger != actual.ledger:
         out.append("the ledger's active actions differ")
     return out

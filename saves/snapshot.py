@@ -44,6 +44,9 @@ def snapshot_state(world) -> dict:
         "winner": -1 if world.winner is None else world.winner,
         "controllers": list(world.controllers),
         "commanders": list(world.commanders),
+        "strategies": list(world.strategies),
+        "winner_side": -1 if world.winner_side is None else world.winner_side,
+        "reason": world.end_reason,
         "world": blob,
         "sync_hash": hash_bytes(blob),
         "deciders": decider_state(world),
@@ -116,14 +119,23 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     for name in commanders:
         if name and name not in content.commanders:
             raise SaveError(path, f"snapshot needs commander '{name}', which the loaded content lacks")
+    strategies = state.get("strategies", [""] * teams)
+    if not (isinstance(strategies, list) and len(strategies) == teams and all(isinstance(s, str) for s in strategies)):
+        raise SaveError(path, "strategies do not match the scenario's teams")
+    for name in strategies:
+        if name and name not in content.strategies:
+            raise SaveError(path, f"snapshot needs strategy '{name}', which the loaded content lacks")
     world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)),
-                  commanders=dict(enumerate(commanders)))
+                  commanders=dict(enumerate(commanders)), strategies=dict(enumerate(strategies)))
     try:
         parts = world_parts(path, state)
         world.max_ticks = _int(path, state.get("max_ticks"), "max_ticks")
         world.over = expect(path, state.get("over"), bool, "over")
         winner = _int(path, state.get("winner"), "winner")
         world.winner = None if winner < 0 else winner
+        side = _int(path, state.get("winner_side", -1 if winner < 0 else winner), "winner_side")
+        world.winner_side = None if side < 0 else side
+        world.end_reason = expect(path, state.get("reason", ""), str, "reason")
         try:
             restore(world, parts)
         except ValueError as exc:

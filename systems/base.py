@@ -1,7 +1,7 @@
 """The base of every system: one concern of the tick, with a run condition owned here.
 
 A system implements ``run(world)``; the base's ``process`` (what esper calls once per tick, in
-``systems.SYSTEM_ORDER``) runs it only when the class's ``run_if(world)`` holds, as Bevy's ``run_if`` does.
+``systems.pipeline.SYSTEM_ORDER``) runs it only when the class's ``run_if(world)`` holds, as Bevy's ``run_if`` does.
 Deciders (the commander, brains, the scripted AI, the brains' inboxes) derive from ``Decider``, whose
 condition is that deciders are on: a replay re-applies the recorded ledger requests with every decider off,
 and that rule lives here instead of in each decider.

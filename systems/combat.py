@@ -1,8 +1,11 @@
-"""Weapons: cooldowns tick down; a unit with a target in range and line of fire shoots.
+"""Weapons: cooldowns tick down; a unit (or a turret) with a target in range and line of fire shoots.
 
 Shooters act in ascending entity id so the RNG draws (hit rolls) and the
 order damage is summed in are the same in every run. A hit on a unit standing
-on a cover tile does half damage. Death is handled by DeathSystem.
+on a cover tile does half damage. A building is shot at the point of its
+footprint nearest the shooter (and a turret fires from its edge facing the
+target), so range and line of fire are measured to its walls, not its centre.
+Death is handled by DeathSystem.
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import math
 import esper
 
 from components import Ammo, Health, Position, Weapon
+from game.economy import aim_point, fire_origin
 from systems.base import System
 
 COVER_FACTOR = 0.5
@@ -33,9 +37,11 @@ class CombatSystem(System):
             tpos = esper.try_component(target, Position)
             if health is None or tpos is None or health.hp <= 0.0 or ammo.clip <= 0:
                 continue
-            if math.hypot(tpos.x - pos.x, tpos.y - pos.y) > weapon.range:
+            sx, sy = fire_origin(_eid, tpos.x, tpos.y)
+            ax, ay = aim_point(target, sx, sy)
+            if math.hypot(ax - sx, ay - sy) > weapon.range:
                 continue
-            if not nav.clear_line(pos.x, pos.y, tpos.x, tpos.y):
+            if not nav.clear_line(sx, sy, ax, ay):
                 continue
             ammo.clip -= 1
             weapon.ready_in = weapon.cooldown

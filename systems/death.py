@@ -1,14 +1,16 @@
-"""Remove units whose hit points ran out, at one point at the end of the tick.
+"""Remove units and buildings whose hit points ran out, at one point at the end of the tick.
 
-Their active ledger action fails with 'actor died' and attacks aimed at them
-are confirmed ('target destroyed'), releasing those actions' reservations.
+Their active ledger actions fail with 'actor died' (a building's production queue too: a training under way
+gives its cost back, waiting ones release what they held) and attacks aimed at them are confirmed ('target
+destroyed'), releasing those actions' reservations. A destroyed building frees its footprint on the nav grid.
 Deletions are batched here so the other systems' esper queries stay cached.
 """
 from __future__ import annotations
 
 import esper
 
-from components import Health
+from components import Building, Health
+from game.economy import remove_building
 from systems.base import System
 
 
@@ -18,4 +20,6 @@ class DeathSystem(System):
         for eid in dead:
             world.ledger.actor_gone(world, eid)
             world.ledger.target_gone(world, eid)
+            if esper.has_component(eid, Building):
+                remove_building(world, eid)
             esper.delete_entity(eid, immediate=True)

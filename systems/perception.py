@@ -110,7 +110,8 @@ class Perception:
         # where each team's enemies started: the first place worth scouting
         spawns: dict[int, list] = {}
         for t, team in enumerate(world.scenario.teams):
-            spawns[t] = [(s.at[0] + 0.5, s.at[1] + 0.5) for s in team.spawns]
+            start = world.tilemap.starts[team.start] if team.start >= 0 else None
+            spawns[t] = [((s.at or start)[0] + 0.5, (s.at or start)[1] + 0.5) for s in team.spawns]
         self._links_version = -1
         self._cover_tick = -1
         self._labels_version = -1

@@ -3,9 +3,12 @@
 It only reads the world and submits actions to the ledger. Each unit thinks
 every ``PERIOD`` ticks, staggered by entity id so a big army does not decide
 all at once: reload when the clip is empty, fetch ammunition when none is
-left, otherwise attack the nearest enemy (switching when another is much closer).
+left, otherwise attack the nearest enemy unit (switching when another is much
+closer), or the nearest enemy building once no enemy unit is left.
 Units of a player's team only return fire: when idle with an enemy already in
-range they attack it without chasing (the order carries ``hold``).
+range they attack it without chasing (the order carries ``hold``); an idle
+player's worker carrying a load takes it home.
+A team run by a strategy profile (systems/strategy.py) is left to it.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import math
 
 import esper
 
-from components import Ammo, Controller, Pickup, Position, Team, Weapon
+from components import Ammo, Controller, Pickup, Position, Team, Weapon, Worker
 from systems.base import Decider
 
 PERIOD = 10
@@ -24,8 +27,9 @@ class ScriptedAISystem(Decider):
     def run(self, world):
         tick = world.tick
         ledger = world.ledger
+        strategic = world.strategic_teams
         thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo, Weapon)
-                    if (eid + tick) % PERIOD == 0 and c[0].ai in ("scripted", "player")]
+                    if (eid + tick) % PERIOD == 0 and c[0].ai in ("scripted", "player") and c[1].team not in strategic]
         for eid, (ctl, team, pos, ammo, weapon) in sorted(thinkers):
             current = ledger.current(eid)
             if ctl.ai == "player":
@@ -41,7 +45,8 @@ class ScriptedAISystem(Decider):
                     if crate is not None:
                         ledger.submit(tick, "pickup", eid, crate, source="scripted")
                 continue
-            nearest = world.nearest_enemy(team.team, pos.x, pos.y)
+            nearest = world.nearest_enemy(team.team, pos.x, pos.y) or \
+                world.nearest_enemy(team.team, pos.x, pos.y, buildings=True)
             if nearest is None:
                 continue
             enemy, d2 = nearest
@@ -59,6 +64,10 @@ class ScriptedAISystem(Decider):
         """A player's idle unit reloads an empty clip and fires back at an enemy already in range; it never walks
         off on its own."""
         if current is not None:
+            return
+        worker = esper.try_component(eid, Worker)
+        if worker is not None and worker.carrying > 0:
+            world.ledger.submit(world.tick, "return", eid, source="guard")
             return
         if ammo.clip <= 0:
             if ammo.reserve > 0:

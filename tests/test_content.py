@@ -67,7 +67,7 @@ def test_toml_syntax_error_has_line(tmp_path):
 
 def test_bad_tile_names_its_row_line(tmp_path):
     err = error_of(tmp_path, {"maps/tiny.toml": "id = \"tiny\"\ntiles = '''\n....\n.X..\n'''\n"})
-    assert str(err).endswith("tiny.toml:4: tiles[1]: unknown tile 'X' at column 2 (known: .#c+/Lak)")
+    assert str(err).endswith("tiny.toml:4: tiles[1]: unknown tile 'X' at column 2 (known: .#c+/Lak$)")
 
 
 def test_ragged_map_rows(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 import ai
 
-MODULES = sorted(f"ai.{info.name}" for info in pkgutil.iter_modules(ai.__path__))
+MODULES = ["ai"] + sorted(f"ai.{info.name}" for info in pkgutil.iter_modules(ai.__path__))
 
 
 def test_every_ai_module_is_collected():

@@ -22,7 +22,7 @@ def test_the_example_mod_validates_plays_and_overrides_one_field(tmp_path):
     assert scout.model_dump(exclude={"speed"}) == default.model_dump(exclude={"speed"})   # only that field
     assert rts("validate", "--mod", str(MOD)).returncode == 0
     rec = tmp_path / "ow.rtsreplay"
-    proc = rts("match", "--mod", str(MOD), "--scenario", "overwatch", "--seed", "1", "--ticks", "900",
+    proc = rts("match", "--mod", str(MOD), "--scenario", "overwatch", "--seed", "1", "--ticks", "1500",
                "--record", str(rec), "--json")
     assert proc.returncode == 0, proc.stderr
     from ai.records import RecordIndex

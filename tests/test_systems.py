@@ -4,14 +4,15 @@ from pathlib import Path
 
 import systems
 import systems.base
+from systems.pipeline import SYSTEM_ORDER
 from game.world import World
 from systems.base import Decider, System
 
-DECIDERS = {"CommanderSystem", "BrainSystem", "ScriptedAISystem", "BrainInboxSystem"}
+DECIDERS = {"CommanderSystem", "BrainSystem", "StrategySystem", "ScriptedAISystem", "BrainInboxSystem"}
 
 
 def test_every_system_derives_from_the_base_and_the_deciders_from_decider():
-    for cls in systems.SYSTEM_ORDER:
+    for cls in SYSTEM_ORDER:
         assert issubclass(cls, System), cls
         assert issubclass(cls, Decider) == (cls.__name__ in DECIDERS), cls
         assert "process" not in cls.__dict__, f"{cls.__name__} overrides process; implement run instead"

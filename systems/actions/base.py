@@ -16,7 +16,8 @@ import math
 
 import esper
 
-from components import Ammo, Health, Mover, Position, Team, Weapon
+from components import Ammo, Building, Health, Mover, Position, Team, Weapon
+from game.economy import aim_point, fire_origin
 from game import TICK_HZ
 from game.ledger import FAILED, Action
 
@@ -93,21 +94,32 @@ class Walker(Executor):
 
     def start(self, world, action: Action) -> None:
         action.data["nav"] = world.nav.version
+        action.data["doors"] = world.nav.door_version
         gx, gy = self.goal(world, action)
         set_route(world, action.actor, gx, gy)
 
     def arrived(self, world, action: Action) -> tuple[str, str] | None:
-        """Walk on; returns a terminal result when walking failed, else None. Sets data['at']."""
+        """Walk on; returns a terminal result when walking failed, else None. Sets data['at'].
+
+        The route is planned again when the unit stopped short, when a door changed since it was planned (a door
+        can open a shorter way), or when the grid changed otherwise (a building, a field) and the rest of the
+        route is no longer clear."""
         pos = esper.component_for_entity(action.actor, Position)
         mover = esper.component_for_entity(action.actor, Mover)
         gx, gy = self.goal(world, action)
         if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE:
             action.data["at"] = 1
             return None
-        if action.data.get("nav") != world.nav.version or not mover.moving:
-            action.data["nav"] = world.nav.version
+        nav = world.nav
+        stale = action.data.get("nav") != nav.version
+        if not mover.moving or (stale and (action.data.get("doors") != nav.door_version
+                                           or not nav.route_clear(pos.x, pos.y, mover.path, mover.index))):
+            action.data["nav"] = nav.version
+            action.data["doors"] = nav.door_version
             if not set_route(world, action.actor, gx, gy):
                 return FAILED, "path blocked"
+        elif stale:
+            action.data["nav"] = nav.version         # the rest of the route is still open
         return None
 
 
@@ -158,25 +170,38 @@ def cease_fire(eid: int) -> None:
 
 
 def enemy_in_range(world, eid: int) -> int:
-    """The nearest living enemy within weapon range and line of fire (0 if none; ties to the lowest id)."""
+    """The nearest living enemy unit within weapon range and line of fire, else the nearest enemy building so
+    (0 if none; ties to the lowest id). A turret (a building) measures from its edge facing the target."""
     pos = esper.component_for_entity(eid, Position)
     weapon = esper.component_for_entity(eid, Weapon)
     team = esper.component_for_entity(eid, Team).team
-    best = None
     r2 = weapon.range * weapon.range
-    for other, (ids, xs, ys) in sorted(world.team_index().items()):
-        if other == team or not len(ids):
-            continue
-        d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
-        for i in d2.argsort(kind="stable"):
-            if d2[i] > r2:
-                break
-            if world.nav.clear_line(pos.x, pos.y, float(xs[i]), float(ys[i])):
-                cand = (float(d2[i]), int(ids[i]))
-                if best is None or cand < best:
-                    best = cand
-                break
-    return 0 if best is None else best[1]
+    shooter_is_building = esper.has_component(eid, Building)
+    units = world.team_index()
+    for index in (units, world.building_index()):
+        # a building is measured to its nearest wall (and a turret from its own), so a centre up to half a large
+        # footprint further away may still be in range
+        slack = 0.0 if index is units and not shooter_is_building else 6.0
+        best = None
+        for other, (ids, xs, ys) in sorted(index.items()):
+            if not world.enemies(team, other) or not len(ids):
+                continue
+            d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
+            for i in d2.argsort(kind="stable"):
+                if d2[i] > (weapon.range + slack) ** 2:
+                    break
+                target = int(ids[i])
+                sx, sy = fire_origin(eid, float(xs[i]), float(ys[i]))
+                ax, ay = aim_point(target, sx, sy)
+                dd = (ax - sx) ** 2 + (ay - sy) ** 2
+                if dd <= r2 and world.nav.clear_line(sx, sy, ax, ay):
+                    cand = (float(d2[i]), target)
+                    if best is None or cand < best:
+                        best = cand
+                    break
+        if best is not None:
+            return best[1]
+    return 0
 
 
 def reload_in_place(action: Action, ammo: Ammo) -> bool:

@@ -1,0 +1,203 @@
+"""The economy's rules on a running world: stockpiles, population, prerequisites, buildings on the grid.
+
+Everything here reads or changes world state (components, the nav grid) and is called by the host: the action
+executors (gather, return, build, train), scenario population and the death system. The numbers come from
+content (units' and buildings' costs, build times, population; fields' amounts), never from here.
+
+- **Stockpile**: one ``Stockpile`` component per team (on its own entity); costs are whole resources. A cost is
+  held by the ledger as a pool reservation on ``("stock", team)`` while an action waits, so what a team can
+  still commit is ``amount - held`` (``available``).
+- **Population**: the cap is the sum of the team's *complete* buildings' ``population`` (at most
+  ``POPULATION_LIMIT``); what is used is its living units' ``population`` plus the units its buildings are
+  training now.
+- **Prerequisites**: a unit or building type ``requires`` building types the team has completed.
+- **Buildings** cover a footprint of tiles that block movement; placing one and removing one update the nav grid
+  tile by tile (``NavGrid.set_blocked``), never rebuilding it.
+"""
+from __future__ import annotations
+
+import esper
+
+from components import (Building, Health, Position, Rally, Selectable, Stockpile, Team, UnitKind, Weapon, Ammo,
+                        ResourceField)
+
+POPULATION_LIMIT = 200
+#: construction starts at this fraction of the building's hit points and grows to full with the work
+START_HP = 0.1
+#: a building's gun never runs dry: its clip is refilled by the turret system
+TURRET_CLIP = 1_000_000
+
+
+def stockpile(world, team: int) -> Stockpile:
+    """The team's stockpile component."""
+    cache = world.stockpiles
+    stock = cache.get(team)
+    if stock is None:
+        world.activate()
+        for _eid, s in esper.get_component(Stockpile):
+            cache[s.team] = s
+        stock = cache[team]
+    return stock
+
+
+def available(world, team: int, own_hold: int = 0) -> int:
+    """What the team can still commit: its stockpile less what the ledger holds for waiting actions (plus
+    ``own_hold``, the amount the asking action itself already holds)."""
+    return stockpile(world, team).amount - world.ledger.held_amount(("stock", team)) + own_hold
+
+
+def buildings_of(world, team: int, done_only: bool = False) -> list[tuple[int, Building]]:
+    """(entity, Building) of the team's buildings, ascending id."""
+    world.activate()
+    return sorted((eid, b) for eid, (b, t) in esper.get_components(Building, Team)
+                  if t.team == team and (b.done or not done_only))
+
+
+def completed_kinds(world, team: int) -> set[str]:
+    return {b.kind for _e, b in buildings_of(world, team, done_only=True)}
+
+
+def missing_requirements(world, team: int, requires) -> list[str]:
+    """The building types of ``requires`` the team has not completed, in order."""
+    have = completed_kinds(world, team)
+    return [r for r in requires if r not in have]
+
+
+def population_cap(world, team: int) -> int:
+    defs = world.content.buildings
+    cap = sum(defs[b.kind].population for _e, b in buildings_of(world, team, done_only=True) if b.kind in defs)
+    return min(POPULATION_LIMIT, cap)
+
+
+def population_used(world, team: int) -> int:
+    """Living units' population plus the units the team's buildings are training now (started)."""
+    world.activate()
+    units = world.content.units
+    used = sum(units[k.kind].population for _e, (k, t) in esper.get_components(UnitKind, Team)
+               if t.team == team and k.kind in units)
+    for action in world.ledger.active_sorted():
+        if action.kind == "train" and action.state == "started" and action.data.get("team") == team:
+            used += units[action.params["unit"]].population
+    return used
+
+
+# -- buildings on the grid ------------------------------------------------------------------------------------
+def footprint_tiles(tx: int, ty: int, w: int, h: int) -> list[tuple[int, int]]:
+    return [(x, y) for y in range(ty, ty + h) for x in range(tx, tx + w)]
+
+
+def site_problem(world, kind: str, tx: int, ty: int, ignore: int = 0, units: bool = True) -> str | None:
+    """Why a building of ``kind`` cannot be placed with its top-left tile at (tx, ty) now, or None.
+
+    Every footprint tile must be inside the map, open floor (not a wall, door or field) and free of buildings and
+    (with ``units``) of units other than ``ignore`` (the builder, which steps aside)."""
+    bdef = world.content.buildings.get(kind)
+    if bdef is None:
+        return f"unknown building '{kind}'"
+    w, h = bdef.size
+    nav = world.nav
+    for x, y in footprint_tiles(tx, ty, w, h):
+        if not nav.in_bounds(x, y):
+            return f"tile ({x}, {y}) is outside the map"
+        if not nav.is_walkable(x, y) or nav.is_door(x, y):
+            return f"tile ({x}, {y}) is not open floor"
+    if not units:
+        return None
+    world.activate()
+    for eid, (pos, _h) in esper.get_components(Position, Health):
+        if eid != ignore and esper.has_component(eid, UnitKind) and tx <= pos.x < tx + w and ty <= pos.y < ty + h:
+            return f"unit {eid} stands on the site"
+    return None
+
+
+def place_building(world, kind: str, team: int, tx: int, ty: int, complete: bool) -> int:
+    """Create a building entity (complete, or a construction site at a tenth of its hit points) and block its
+    footprint on the nav grid. Returns the entity."""
+    bdef = world.content.buildings[kind]
+    w, h = bdef.size
+    needed = max(1, int(round(bdef.build_time * world.hz)))
+    hp = float(bdef.hp) if complete else float(bdef.hp) * START_HP
+    comps = [Position(tx + w / 2, ty + h / 2), Team(team), Health(hp, float(bdef.hp)),
+             Building(kind, tx, ty, w, h, needed if complete else 0, needed), Selectable(radius=min(w, h) / 2)]
+    if bdef.trains:
+        comps.append(Rally())
+    if bdef.weapon is not None:
+        comps.append(Weapon(range=float(bdef.weapon.range), damage=float(bdef.weapon.damage),
+                            cooldown=max(1, int(round(bdef.weapon.cooldown * world.hz))),
+                            accuracy=float(bdef.weapon.accuracy)))
+        comps.append(Ammo(clip=TURRET_CLIP, clip_size=TURRET_CLIP, reserve=0, reload_ticks=1))
+    eid = world.create_entity(*comps)
+    world.nav.set_blocked(footprint_tiles(tx, ty, w, h), True)
+    return eid
+
+
+def remove_building(world, eid: int) -> None:
+    """Free a destroyed building's footprint on the nav grid (the entity itself is deleted by the caller)."""
+    b = esper.component_for_entity(eid, Building)
+    world.nav.set_blocked(footprint_tiles(b.tx, b.ty, b.w, b.h), False)
+
+
+def remove_field(world, eid: int) -> None:
+    """A mined-out field: its tile becomes floor."""
+    f = esper.component_for_entity(eid, ResourceField)
+    world.nav.set_blocked([(f.tx, f.ty)], False)
+
+
+def rally_point(world, eid: int) -> tuple[float, float] | None:
+    rally = esper.try_component(eid, Rally)
+    return (rally.x, rally.y) if rally is not None and rally.on else None
+
+
+# -- where a unit stands to work at a footprint ----------------------------------------------------------------
+def beside(world, tx: int, ty: int, w: int, h: int, x: float, y: float) -> tuple[float, float] | None:
+    """The centre of the walkable tile next to the footprint [tx, tx+w) x [ty, ty+h) nearest to (x, y) that a
+    unit at (x, y) can reach (ties to the smaller (y, x)); None when there is none."""
+    nav = world.nav
+    best = None
+    for ny in range(ty - 1, ty + h + 1):
+        for nx in range(tx - 1, tx + w + 1):
+            if tx <= nx < tx + w and ty <= ny < ty + h:
+                continue
+            if not nav.is_walkable(nx, ny) or not nav.reachable(x, y, nx, ny):
+                continue
+            d = (nx + 0.5 - x) ** 2 + (ny + 0.5 - y) ** 2
+            cand = (d, ny, nx)
+            if best is None or cand < best:
+                best = cand
+    return None if best is None else (best[2] + 0.5, best[1] + 0.5)
+
+
+def touching(tx: int, ty: int, w: int, h: int, x: float, y: float, reach: float = 0.75) -> bool:
+    """Is the point (x, y) within ``reach`` tiles of the footprint's edge?"""
+    dx = max(tx - x, 0.0, x - (tx + w))
+    dy = max(ty - y, 0.0, y - (ty + h))
+    return dx * dx + dy * dy <= reach * reach
+
+
+def aim_point(eid: int, from_x: float, from_y: float) -> tuple[float, float]:
+    """Where a shot from (from_x, from_y) at ``eid`` lands: a unit's position, or the point of a building's
+    footprint nearest to the shooter, nudged just outside it so the line of fire ends on open ground."""
+    b = esper.try_component(eid, Building)
+    pos = esper.component_for_entity(eid, Position)
+    if b is None:
+        return pos.x, pos.y
+    return _edge_point(b, from_x, from_y)
+
+
+def _edge_point(b: Building, x: float, y: float, nudge: float = 0.01) -> tuple[float, float]:
+    cx = min(max(x, b.tx), b.tx + b.w)
+    cy = min(max(y, b.ty), b.ty + b.h)
+    if cx == b.tx:
+        cx -= nudge
+    elif cx == b.tx + b.w:
+        cx += nudge
+    if cy == b.ty:
+        cy -= nudge
+    elif cy == b.ty + b.h:
+        cy += nudge
+    return cx, cy
+
+
+def fire_origin(eid: int, at_x: float, at_y: float) -> tuple[float, float]:
+    """Where a shot by ``eid`` at (at_x, at_y) leaves from: a unit's position, or a building's edge facing it."""
+    return aim_point(eid, at_x, at_y)

@@ -1,0 +1,415 @@
+"""Scripted strategies: a team's economy, buildings, production and attacks from a strategy profile.
+
+The baseline opponents an RTS ships (microRTS's worker, light and heavy rushes; a balanced macro build) are one
+algorithm with different numbers, given by a ``strategies/`` profile (content/schema.py ``StrategyDef``):
+
+- **workers**: every idle worker carrying a load takes it home; every other idle worker mines the nearest field
+  with a free slot near one of the team's drop-offs; the team trains workers up to ``workers`` gatherers (a rush
+  that lets ``workers_fight`` keeps training them, and those beyond the gatherers fight);
+- **buildings**: supply (``supply``) whenever the free population is at most ``supply_margin``, then the
+  ``build`` order in turn, each placed on the first free site around the headquarters (nearest first, ties
+  turned with the team's quarter of the map so mirrored bases build mirrored); an unfinished building nobody
+  works on gets the nearest worker;
+- **army**: every production building with room in its queue trains the unit of the ``army`` mix the team is
+  furthest below, up to ``max_army``; new units rally between the base and the map's centre;
+- **attack**: with ``attack_at`` or more army units the army attacks — the nearest enemy unit within 10 tiles,
+  else the nearest enemy building or unit anywhere; below that it defends: enemies within 14 tiles of a building
+  are attacked, the rest of the army waits at the rally point. A unit that has shot itself dry walks back to the
+  rally point, where the base's buildings rearm it (systems/resupply.py).
+
+It is a decider like any other: it reads the world and only submits to the ledger (source "strategy"). The team
+thinks every ``PERIOD`` ticks and each unit every ``UNIT_PERIOD`` ticks, staggered, so nothing piles onto one
+tick. It keeps no state of its own: everything it decides follows from the world and the ledger.
+"""
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components import Ammo, Building, Position, ResourceField, Team, UnitKind, Worker
+from game.economy import (available, missing_requirements, population_cap, population_used, rally_point,
+                          site_problem)
+from game.scenario import quarter
+from systems.base import Decider
+
+PERIOD = 15               # ticks between a team's economic decisions
+UNIT_PERIOD = 10          # ticks between one army unit's decisions
+ENGAGE = 10.0             # tiles: an attacking unit fights enemies this close before marching on
+DEFEND = 14.0             # tiles: enemies this close to a building are driven off
+FIELD_REACH = 14.0        # tiles: fields this close to a drop-off are mined
+SITE_RADIUS = 18          # tiles from the headquarters searched for a building site
+QUEUE_TARGET = 2          # trainings a strategy keeps queued per building
+SOURCE = "strategy"
+
+
+class StrategySystem(Decider):
+    def run(self, world):
+        profiles = world.content.strategies
+        for team in sorted(world.strategic_teams):
+            profile = profiles.get(world.strategies[team])
+            if profile is None:
+                continue
+            view = TeamView(world, team, profile)
+            if (world.tick + team * 7) % PERIOD == 0:
+                view.economy()
+            view.army()
+
+
+class TeamView:
+    """One team's situation this tick, and the decisions of its strategy."""
+
+    def __init__(self, world, team: int, profile):
+        self.world = world
+        self.team = team
+        self.p = profile
+        ledger = world.ledger
+        self.units = []          # (eid, kind, pos) of living units, ascending
+        self.workers = []        # (eid, pos, worker) of workers
+        for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
+            if t.team != team:
+                continue
+            self.units.append((eid, kind.kind, pos))
+            w = esper.try_component(eid, Worker)
+            if w is not None:
+                self.workers.append((eid, pos, w))
+        self.buildings = [(eid, b) for eid, (b, t) in sorted(esper.get_components(Building, Team)) if t.team == team]
+        self.pending_builds: dict[str, int] = {}   # building kind -> build actions placing one now
+        self.builders: dict[int, int] = {}          # worker -> site (0: a new building) it builds
+        self.queued: dict[str, int] = {}            # unit kind -> trainings queued or under way
+        for action in ledger.active_sorted():
+            if action.kind == "build" and action.actor in self._worker_ids:
+                self.builders[action.actor] = action.target
+                if not action.target:
+                    kind = action.params.get("building", "")
+                    self.pending_builds[kind] = self.pending_builds.get(kind, 0) + 1
+            elif action.kind == "train" and any(action.actor == e for e, _b in self.buildings):
+                unit = action.params.get("unit", "")
+                self.queued[unit] = self.queued.get(unit, 0) + 1
+        self.budget = available(world, team)
+
+    @property
+    def _worker_ids(self) -> set:
+        ids = getattr(self, "_wids", None)
+        if ids is None:
+            ids = self._wids = {e for e, _p, _w in self.workers}
+        return ids
+
+    # -- the economy ------------------------------------------------------------------------------------------
+    def economy(self) -> None:
+        if not self.buildings:
+            return
+        self._help_unfinished()
+        self._supply() or self._build_order()
+        self._train_workers()
+        self._train_army()
+        self._rally()
+        self._gather()
+
+    def gatherers(self) -> list:
+        """The workers that mine (a worker rush sends the rest to fight)."""
+        if not self.p.workers_fight:
+            return self.workers
+        return self.workers[:self.p.workers]
+
+    def _submit(self, kind: str, actor: int, target: int = 0, params: dict | None = None):
+        return self.world.ledger.submit(self.world.tick, kind, actor, target, params or {}, source=SOURCE)
+
+    def _count(self, kind: str) -> int:
+        return sum(1 for _e, b in self.buildings if b.kind == kind) + self.pending_builds.get(kind, 0)
+
+    def _headquarters(self) -> tuple[float, float]:
+        defs = self.world.content.buildings
+        for _eid, b in self.buildings:
+            if defs[b.kind].headquarters or defs[b.kind].drop_off:
+                return b.tx + b.w / 2, b.ty + b.h / 2
+        b = self.buildings[0][1]
+        return b.tx + b.w / 2, b.ty + b.h / 2
+
+    def _help_unfinished(self) -> None:
+        worked = set(self.builders.values())
+        for eid, b in self.buildings:
+            if b.done or eid in worked:
+                continue
+            worker = self._nearest_free_worker(b.tx + b.w / 2, b.ty + b.h / 2)
+            if worker is not None:
+                self._submit("build", worker, eid)
+                self.builders[worker] = eid
+
+    def _supply(self) -> bool:
+        world = self.world
+        free = population_cap(world, self.team) - population_used(world, self.team)
+        if free > self.p.supply_margin or population_cap(world, self.team) >= 200:
+            return False
+        if self.pending_builds.get(self.p.supply) or any(not b.done and b.kind == self.p.supply
+                                                          for _e, b in self.buildings):
+            return True                         # one is on its way: spend on nothing else big meanwhile
+        return self._place(self.p.supply)
+
+    def _build_order(self) -> bool:
+        wanted: dict[str, int] = {}
+        for kind in self.p.build:
+            wanted[kind] = wanted.get(kind, 0) + 1
+            if self._count(kind) < wanted[kind]:
+                return self._place(kind)
+        return False
+
+    def _place(self, kind: str) -> bool:
+        """Send a worker to put a ``kind`` on the first free site; True when that is under way (or must wait for
+        money, which it then saves)."""
+        world = self.world
+        bdef = world.content.buildings[kind]
+        if missing_requirements(world, self.team, bdef.requires):
+            return False
+        if self.budget < bdef.cost:
+            return True
+        site = self.find_site(kind)
+        if site is None:
+            return False
+        worker = self._nearest_free_worker(site[0], site[1])
+        if worker is None:
+            return False
+        self._submit("build", worker, 0, {"building": kind, "x": site[0], "y": site[1]})
+        self.builders[worker] = 0
+        self.pending_builds[kind] = self.pending_builds.get(kind, 0) + 1
+        self.budget -= bdef.cost
+        return True
+
+    def find_site(self, kind: str) -> tuple[int, int] | None:
+        """The top-left tile of the nearest free site for ``kind`` around the headquarters: open floor with no unit
+        on it, a free ring of one tile round it (so lanes stay open), no field within two tiles (so mining lanes
+        stay open) and clear of the army's rally point. Distances and ties are taken between footprint centres and
+        turned with the team's quarter of the map, so mirrored bases pick mirrored sites."""
+        world = self.world
+        nav = world.nav
+        w, h = world.content.buildings[kind].size
+        hx, hy = self._headquarters()
+        k = quarter(world, hx, hy)
+        fields = [(f.tx, f.ty) for _e, f in esper.get_component(ResourceField)]
+        blocked = set()
+        for _e, b in esper.get_component(Building):
+            for y in range(b.ty - 1, b.ty + b.h + 1):
+                for x in range(b.tx - 1, b.tx + b.w + 1):
+                    blocked.add((x, y))
+        for _e, (pos, _kind) in esper.get_components(Position, UnitKind):
+            blocked.add((int(pos.x), int(pos.y)))
+        rx0, ry0 = self.rally_spot()
+        for y in range(int(ry0) - 2, int(ry0) + 3):
+            for x in range(int(rx0) - 2, int(rx0) + 3):
+                blocked.add((x, y))
+        candidates = []
+        for y in range(int(hy) - SITE_RADIUS, int(hy) + SITE_RADIUS + 1):
+            for x in range(int(hx) - SITE_RADIUS, int(hx) + SITE_RADIUS + 1):
+                ox, oy = x + w / 2 - hx, y + h / 2 - hy
+                d2 = ox * ox + oy * oy
+                if d2 < 9 or d2 > SITE_RADIUS * SITE_RADIUS:
+                    continue
+                for _ in range(k):                       # ties broken the same way in every quarter
+                    ox, oy = oy, -ox
+                candidates.append((d2, oy, ox, x, y))
+        candidates.sort()
+        for _d2, _oy, _ox, x, y in candidates:
+            ring = [(xx, yy) for yy in range(y - 1, y + h + 1) for xx in range(x - 1, x + w + 1)]
+            if any(t in blocked or not nav.is_walkable(*t) for t in ring):
+                continue
+            if any(x - 2 <= fx < x + w + 2 and y - 2 <= fy < y + h + 2 for fx, fy in fields):
+                continue
+            if site_problem(world, kind, x, y, units=False) is None:
+                return x, y
+        return None
+
+    def _nearest_free_worker(self, x: float, y: float) -> int | None:
+        best = None
+        for eid, pos, _w in self.gatherers():
+            if eid in self.builders:
+                continue
+            d = (pos.x - x) ** 2 + (pos.y - y) ** 2
+            if best is None or (d, eid) < best:
+                best = (d, eid)
+        return None if best is None else best[1]
+
+    def _trainers(self, unit: str) -> list[int]:
+        """Complete buildings of the team that train ``unit`` and have room in the strategy's queue target."""
+        world = self.world
+        defs = world.content.buildings
+        out = []
+        for eid, b in self.buildings:
+            if b.done and unit in defs[b.kind].trains and \
+                    len(world.ledger.queue_of(eid, "production")) < QUEUE_TARGET:
+                out.append(eid)
+        return out
+
+    def _train(self, unit: str) -> bool:
+        world = self.world
+        udef = world.content.units[unit]
+        if self.budget < udef.cost or missing_requirements(world, self.team, udef.requires):
+            return False
+        trainers = self._trainers(unit)
+        if not trainers:
+            return False
+        self._submit("train", trainers[0], 0, {"unit": unit})
+        self.queued[unit] = self.queued.get(unit, 0) + 1
+        self.budget -= udef.cost
+        return True
+
+    def _worker_kind(self) -> str | None:
+        defs = self.world.content.buildings
+        for _eid, b in self.buildings:
+            for unit in defs[b.kind].trains:
+                if self.world.content.units[unit].worker is not None:
+                    return unit
+        return None
+
+    def _train_workers(self) -> None:
+        kind = self._worker_kind()
+        if kind is None:
+            return
+        target = self.p.max_army if self.p.workers_fight else self.p.workers
+        if len(self.workers) + self.queued.get(kind, 0) < target:
+            self._train(kind)
+
+    def army_units(self) -> list:
+        """(eid, pos) of the units that fight: every non-worker, and the workers a rush sends."""
+        fighters = [(e, pos) for e, kind, pos in self.units if e not in self._worker_ids]
+        if self.p.workers_fight:
+            fighters += [(e, pos) for e, pos, _w in self.workers[self.p.workers:]]
+        return sorted(fighters)
+
+    def _train_army(self) -> None:
+        mix = self.p.army
+        if not mix:
+            return
+        counts: dict[str, int] = {}
+        for _e, kind, _p in self.units:
+            counts[kind] = counts.get(kind, 0) + 1
+        size = sum(counts.get(k, 0) + self.queued.get(k, 0) for k in mix)
+        if size >= self.p.max_army:
+            return
+        total = sum(mix.values())
+        # the unit type the army is furthest below its share of, first (ties: the smaller id)
+        order = sorted(mix, key=lambda k: ((counts.get(k, 0) + self.queued.get(k, 0)) - mix[k] / total * (size + 1), k))
+        for unit in order:
+            if self._train(unit):
+                return
+
+    def rally_spot(self) -> tuple[float, float]:
+        """Between the headquarters and the map's centre, four tiles out: where the army waits."""
+        world = self.world
+        hx, hy = self._headquarters()
+        mx, my = world.tilemap.width / 2, world.tilemap.height / 2
+        d = math.hypot(mx - hx, my - hy) or 1.0
+        x, y = hx + (mx - hx) / d * 6, hy + (my - hy) / d * 6
+        from game.scenario import free_tiles_near
+        spots = free_tiles_near(world, int(x), int(y), 1, set(), turn=quarter(world, hx, hy))
+        return (spots[0][0] + 0.5, spots[0][1] + 0.5) if spots else (hx, hy)
+
+    def _rally(self) -> None:
+        defs = self.world.content.buildings
+        for eid, b in self.buildings:
+            if b.done and defs[b.kind].trains and rally_point(self.world, eid) is None and \
+                    self.world.ledger.current(eid, "rally") is None:
+                x, y = self.rally_spot()
+                self._submit("set_rally", eid, 0, {"x": x, "y": y})
+
+    def _gather(self) -> None:
+        world = self.world
+        ledger = world.ledger
+        defs = world.content.buildings
+        drops = [b for _e, b in self.buildings if b.done and defs[b.kind].drop_off]
+        if not drops:
+            return
+        fields = []
+        for fid, f in sorted(esper.get_component(ResourceField)):
+            near = min(((f.tx + 0.5 - (d.tx + d.w / 2)) ** 2 + (f.ty + 0.5 - (d.ty + d.h / 2)) ** 2) for d in drops)
+            if near <= FIELD_REACH * FIELD_REACH:
+                fields.append([fid, f, f.slots - ledger.held_amount(("field", fid))])
+        for eid, pos, worker in self.gatherers():
+            if eid in self.builders or ledger.current(eid) is not None:
+                continue
+            if worker.carrying >= worker.capacity:
+                self._submit("return", eid)
+                continue
+            best = None
+            for entry in fields:
+                fid, f, free = entry
+                if free <= 0:
+                    continue
+                d = (f.tx + 0.5 - pos.x) ** 2 + (f.ty + 0.5 - pos.y) ** 2
+                if best is None or (d, fid) < best[:2]:
+                    best = (d, fid, entry)
+            if best is None:
+                if worker.carrying:
+                    self._submit("return", eid)
+                continue
+            best[2][2] -= 1
+            self._submit("gather", eid, best[1])
+
+    # -- the army ---------------------------------------------------------------------------------------------
+    def army(self) -> None:
+        world = self.world
+        tick = world.tick
+        fighters = self.army_units()
+        if not fighters:
+            return
+        attacking = len(fighters) >= self.p.attack_at
+        ledger = world.ledger
+        rally = None
+        threats = None
+        for eid, pos in fighters:
+            if (eid + tick) % UNIT_PERIOD:
+                continue
+            current = ledger.current(eid)
+            ammo = esper.try_component(eid, Ammo)
+            if ammo is not None and ammo.clip <= 0:
+                if ammo.reserve > 0:
+                    if current is None or current.kind != "reload":
+                        self._submit("reload", eid)
+                elif current is None or current.kind != "move":      # shot dry: home to rearm
+                    if rally is None:
+                        rally = self.rally_spot()
+                    self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
+                continue
+            if current is not None and current.kind in ("reload", "build"):
+                continue
+            near = world.nearest_enemy(self.team, pos.x, pos.y)
+            if attacking:
+                if near is not None and near[1] <= ENGAGE * ENGAGE:
+                    target = near[0]
+                else:
+                    target = (world.nearest_enemy(self.team, pos.x, pos.y, buildings=True) or near or (0, 0))[0]
+                if target and not (current is not None and current.kind == "attack" and current.target == target):
+                    if current is None or current.kind != "attack" or near is not None and \
+                            near[1] <= ENGAGE * ENGAGE and current.target != near[0]:
+                        self._submit("attack", eid, target)
+                continue
+            if threats is None:
+                threats = self._threats()
+            if threats:
+                target = min(threats, key=lambda t: ((t[1] - pos.x) ** 2 + (t[2] - pos.y) ** 2, t[0]))[0]
+                if current is None or current.kind != "attack" or current.target != target:
+                    self._submit("attack", eid, target)
+                continue
+            if current is None:
+                if rally is None:
+                    rally = self.rally_spot()
+                if (pos.x - rally[0]) ** 2 + (pos.y - rally[1]) ** 2 > 16.0:
+                    self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
+
+    def _threats(self) -> list[tuple[int, float, float]]:
+        """Enemy units within DEFEND tiles of one of the team's buildings."""
+        out = []
+        index = self.world.team_index()
+        for other, (ids, xs, ys) in sorted(index.items()):
+            if not self.world.enemies(self.team, other):
+                continue
+            for eid, x, y in zip(ids.tolist(), xs.tolist(), ys.tolist()):
+                for _b, b in self.buildings:
+                    dx = max(b.tx - x, 0.0, x - (b.tx + b.w))
+                    dy = max(b.ty - y, 0.0, y - (b.ty + b.h))
+                    if dx * dx + dy * dy <= DEFEND * DEFEND:
+                        out.append((eid, x, y))
+                        break
+        return out
+
+
+__all__ = ["StrategySystem", "TeamView"]
