@@ -29,15 +29,41 @@ def _scenario(content, name: str) -> str:
     return name
 
 
+def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: str) -> dict[int, str]:
+    """``TEAM=PROFILE`` arguments (a team's index or name) -> {team index: profile id}."""
+    teams = content.scenarios[scenario].teams
+    out = {}
+    for pair in pairs or ():
+        team_text, sep, name = pair.partition("=")
+        if not sep or not name:
+            raise CliError(f"{flag} {pair!r}: expected TEAM=PROFILE, e.g. {flag} 1=macro")
+        names = [t.name for t in teams]
+        if team_text.isdigit() and int(team_text) < len(teams):
+            team = int(team_text)
+        elif team_text in names:
+            team = names.index(team_text)
+        else:
+            raise CliError(f"{flag} {pair!r}: no team '{team_text}' in scenario '{scenario}' "
+                           f"(teams: {', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+        if name not in known:
+            raise CliError(f"{flag} {pair!r}: unknown {what} '{name}' (known: {', '.join(sorted(known)) or 'none'})")
+        out[team] = name
+    return out
+
+
 def cmd_match(args) -> int:
     from game.world import World
     from saves.replay import ReplayRecorder
     from saves.snapshot import load_snapshot, save_snapshot
     content = _load(args.mod)
     if args.load:
+        if args.strategy:
+            raise CliError("--strategy cannot change a loaded match (its teams' strategies are in the save)")
         world = load_snapshot(args.load, content, force=args.force)
     else:
-        world = World(content, _scenario(content, args.scenario), args.seed)
+        scenario = _scenario(content, args.scenario)
+        strategies = _team_profiles(content, scenario, args.strategy, "--strategy", content.strategies, "strategy")
+        world = World(content, scenario, args.seed, strategies=strategies)
     recorder = None
     try:
         if args.ticks is not None:
@@ -77,9 +103,13 @@ def cmd_match(args) -> int:
         print(json.dumps(summary, sort_keys=True))
     else:
         result = f"{summary['winner']} wins" if summary["winner"] else "draw"
-        print(f"{summary['scenario']} (seed {summary['seed']}): {result} after {summary['ticks']} ticks "
+        why = f" by {summary['reason']}" if summary["reason"] else ""
+        print(f"{summary['scenario']} (seed {summary['seed']}): {result}{why} after {summary['ticks']} ticks "
               f"({summary['ticks'] / 30:.1f} s of game time)")
         print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
+        if any(summary["buildings"].values()):
+            print("buildings: " + ", ".join(f"{name} {n}" for name, n in summary["buildings"].items()))
+        print("score: " + ", ".join(f"{name} {s:g}" for name, s in summary["score"].items()))
         print(f"sync hash: {summary['sync_hash']}")
     return 0
 
@@ -375,6 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ticks between sync hashes in the replay (default: 5)")
     p.add_argument("--save-at", nargs=2, metavar=("TICK", "FILE"), help="save a snapshot when the match reaches TICK")
     p.add_argument("--load", metavar="FILE", help="continue a match from a snapshot file")
+    p.add_argument("--strategy", action="append", metavar="TEAM=PROFILE", default=[],
+                   help="run a team (index or name) with this strategy profile, e.g. --strategy 1=scout_rush "
+                        "(repeatable)")
     p.add_argument("--force", action="store_true", help="load a snapshot made with other content or format")
     add_mod(p)
     p.set_defaults(func=cmd_match)
