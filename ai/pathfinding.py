@@ -27,6 +27,17 @@ _STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
           (1, 1, SQRT2), (-1, 1, SQRT2), (1, -1, SQRT2), (-1, -1, SQRT2))
 
 
+def _turned_steps(turn: int) -> tuple:
+    steps = _STEPS
+    for _ in range(turn % 4):
+        steps = tuple((-dy, dx, cost) for dx, dy, cost in steps)
+    return steps
+
+
+#: the neighbour order turned by 0..3 quarter turns
+_STEPS_TURNED = tuple(_turned_steps(k) for k in range(4))
+
+
 def octile(ax: int, ay: int, bx: int, by: int) -> float:
     """The octile distance between two tiles: the length of the shortest 8-connected path on an open grid
     (straight steps cost 1, diagonal ones sqrt(2)); A*'s heuristic.
@@ -40,7 +51,7 @@ def octile(ax: int, ay: int, bx: int, by: int) -> float:
 
 
 def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal: tuple[int, int],
-          max_expansions: int = 50_000) -> list[tuple[int, int]] | None:
+          max_expansions: int = 50_000, turn: int = 0) -> list[tuple[int, int]] | None:
     """Shortest 8-connected tile path from ``start`` to ``goal`` (both included).
 
     Returns None when the goal is unreachable, not walkable, or the expansion
@@ -48,7 +59,9 @@ def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal:
     doorway that just closed); every other tile of the path is.
 
     ``walkable`` is a flat row-major list of ``width * height`` bools; tiles are ``(x, y)``;
-    ``max_expansions`` caps the tiles closed.
+    ``max_expansions`` caps the tiles closed. ``turn`` (0-3) turns the neighbour order by that many quarter
+    turns: where several shortest paths tie, a search and its mirror image on a symmetric map then pick mirror
+    images of one path (a fixed order would favour one direction, and so one side).
 
     >>> grid = [c == "." for c in "...." ".##." "...."]
     >>> astar(grid, 4, 3, (0, 0), (3, 2))              # around the wall, never diagonally past its corner
@@ -66,6 +79,7 @@ def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal:
     start_i = sy * width + sx
     if start_i == goal_i:
         return [start]
+    steps = _STEPS_TURNED[turn % 4]
     g = {start_i: 0.0}
     parent = {start_i: -1}
     closed = set()
@@ -91,7 +105,7 @@ def astar(walkable: list, width: int, height: int, start: tuple[int, int], goal:
         cx = cur % width
         cy = cur // width
         gc = g[cur]
-        for dx, dy, cost in _STEPS:
+        for dx, dy, cost in steps:
             nx = cx + dx
             ny = cy + dy
             if nx < 0 or ny < 0 or nx >= width or ny >= height:

@@ -148,11 +148,35 @@ def rally_point(world, eid: int) -> tuple[float, float] | None:
     return (rally.x, rally.y) if rally is not None and rally.on else None
 
 
+# -- fairness on symmetric maps -----------------------------------------------------------------------------------
+def quarter(world, x: float, y: float) -> int:
+    """Which quarter of the map (x, y) lies in, clockwise from the top-left: 0, 1, 2, 3."""
+    right, lower = x * 2 >= world.tilemap.width, y * 2 >= world.tilemap.height
+    return (1 if right else 0) if not lower else (2 if right else 3)
+
+
+def near_key(d2: float) -> float:
+    """A squared distance rounded to a millionth of a tile, for comparing: positions drift by float rounding
+    (a unit and its mirror image a few ulps apart), and two candidates that are equally near must tie, so that
+    the turned tie-break below decides, the same way for both sides."""
+    return round(d2, 6)
+
+
+def turned(dx: float, dy: float, k: int) -> tuple[float, float]:
+    """The offset (dx, dy) seen from the top-left quarter's frame when it was taken in quarter ``k``: ties broken
+    on turned offsets come out the same for mirror-image units on maps symmetric under half or quarter turns."""
+    for _ in range(k):
+        dx, dy = dy, -dx
+    return dy, dx
+
+
 # -- where a unit stands to work at a footprint ----------------------------------------------------------------
-def beside(world, tx: int, ty: int, w: int, h: int, x: float, y: float) -> tuple[float, float] | None:
+def beside(world, tx: int, ty: int, w: int, h: int, x: float, y: float, turn: int = 0) -> tuple[float, float] | None:
     """The centre of the walkable tile next to the footprint [tx, tx+w) x [ty, ty+h) nearest to (x, y) that a
-    unit at (x, y) can reach (ties to the smaller (y, x)); None when there is none."""
+    unit at (x, y) can reach (ties broken on offsets turned by ``turn``, the unit's team's quarter:
+    ``world.turns``); None when there is none."""
     nav = world.nav
+    k = turn
     best = None
     for ny in range(ty - 1, ty + h + 1):
         for nx in range(tx - 1, tx + w + 1):
@@ -160,11 +184,11 @@ def beside(world, tx: int, ty: int, w: int, h: int, x: float, y: float) -> tuple
                 continue
             if not nav.is_walkable(nx, ny) or not nav.reachable(x, y, nx, ny):
                 continue
-            d = (nx + 0.5 - x) ** 2 + (ny + 0.5 - y) ** 2
-            cand = (d, ny, nx)
+            dx, dy = nx + 0.5 - x, ny + 0.5 - y
+            cand = (near_key(dx * dx + dy * dy),) + turned(round(dx, 6), round(dy, 6), k) + (nx, ny)
             if best is None or cand < best:
                 best = cand
-    return None if best is None else (best[2] + 0.5, best[1] + 0.5)
+    return None if best is None else (best[3] + 0.5, best[4] + 0.5)
 
 
 def touching(tx: int, ty: int, w: int, h: int, x: float, y: float, reach: float = 0.75) -> bool:

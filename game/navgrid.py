@@ -87,7 +87,10 @@ class NavGrid:
         if key in self._cache:
             cached = self._cache[key]
             return None if cached is None else list(cached)
-        tiles = astar(self.walkable, self.width, self.height, start, goal)
+        # the neighbour order turned with the start's quarter of the map: mirror-image searches find mirror paths
+        right, lower = start[0] * 2 + 1 >= self.width, start[1] * 2 + 1 >= self.height
+        turn = (1 if right else 0) if not lower else (2 if right else 3)
+        tiles = astar(self.walkable, self.width, self.height, start, goal, turn=turn)
         result = None if tiles is None else smooth(self.walkable, self.width, self.height, tiles)
         if len(self._cache) > 4096:
             self._cache.clear()

@@ -8,7 +8,7 @@ from components import (Ammo, BrainState, Controller, Door, Health, Inventory, M
                         ResourceField, Selectable, Squad, SquadOrder, Stockpile, Team, UnitKind, Weapon, Worker)
 from content.schema import UnitDef
 from content.tiles import LEGEND
-from game.economy import footprint_tiles, place_building
+from game.economy import footprint_tiles, place_building, quarter
 
 
 def ticks(seconds: float, hz: int) -> int:
@@ -43,12 +43,6 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
 
 #: the neighbour order of a layout as seen from the top-left quarter; quarter k turns it by k x 90 degrees
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def quarter(world, x: float, y: float) -> int:
-    """Which quarter of the map (x, y) lies in, clockwise from the top-left: 0, 1, 2, 3."""
-    right, lower = x * 2 >= world.tilemap.width, y * 2 >= world.tilemap.height
-    return (1 if right else 0) if not lower else (2 if right else 3)
 
 
 def free_tiles_near(world, x: int, y: int, count: int, taken: set, mirrored: bool = False, turn: int | None = None,

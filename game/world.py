@@ -82,6 +82,9 @@ class World:
         #: teams whose units a strategy profile runs (systems/strategy.py), not the scripted attack-nearest AI
         self.strategic_teams = frozenset(t for t, name in enumerate(self.strategies)
                                          if name and self.controllers[t] == "scripted")
+        #: each team's home quarter of the map (its start location's, or its spawns'): the turn its units break
+        #: ties with, so that mirror-image teams on a symmetric map choose mirror-image tiles (game/economy.py)
+        self.turns = [self._home_quarter(t) for t in range(len(self.scenario.teams))]
         #: team -> its Stockpile component (looked up once; game/economy.py)
         self.stockpiles: dict = {}
         self.winner: int | None = None       # the first team of the winning side (None: a draw, or not over)
@@ -170,6 +173,20 @@ class World:
         over, side, reason = victory.check(self)
         if over:
             self.end(side, reason)
+
+    def _home_quarter(self, team: int) -> int:
+        from game.economy import quarter
+        tdef = self.scenario.teams[team]
+        if tdef.start >= 0:
+            x, y = self.tilemap.starts[tdef.start]
+        else:
+            points = [s.at for s in tdef.spawns if s.at is not None] + \
+                     [b.at for b in tdef.buildings if b.at is not None]
+            if not points:
+                return 0
+            x = sum(p[0] for p in points) / len(points)
+            y = sum(p[1] for p in points) / len(points)
+        return quarter(self, x + 0.5, y + 0.5)
 
     def end(self, side: int | None, reason: str) -> None:
         """The match is over: ``side`` won (None: a draw) because of ``reason``."""

@@ -1,7 +1,10 @@
 """Weapons: cooldowns tick down; a unit (or a turret) with a target in range and line of fire shoots.
 
 Shooters act in ascending entity id so the RNG draws (hit rolls) and the
-order damage is summed in are the same in every run. A hit on a unit standing
+order damage is summed in are the same in every run. Fire is simultaneous: the
+damage of every shot of the tick is applied after all of them, so a unit killed
+this tick still fires this tick, whatever its entity id (a lower id firing
+first would favour the side whose units were made first). A hit on a unit standing
 on a cover tile does half damage. A building is shot at the point of its
 footprint nearest the shooter (and a turret fires from its edge facing the
 target), so range and line of fire are measured to its walls, not its centre.
@@ -24,7 +27,8 @@ class CombatSystem(System):
     def run(self, world):
         nav = world.nav
         rng = world.rng
-        for _eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):
+        hits: dict[int, float] = {}              # target -> damage this tick, applied once every shot is fired
+        for eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):
             if weapon.ready_in > 0:
                 weapon.ready_in -= 1
             target = weapon.target
@@ -37,7 +41,7 @@ class CombatSystem(System):
             tpos = esper.try_component(target, Position)
             if health is None or tpos is None or health.hp <= 0.0 or ammo.clip <= 0:
                 continue
-            sx, sy = fire_origin(_eid, tpos.x, tpos.y)
+            sx, sy = fire_origin(eid, tpos.x, tpos.y)
             ax, ay = aim_point(target, sx, sy)
             if math.hypot(ax - sx, ay - sy) > weapon.range:
                 continue
@@ -49,6 +53,10 @@ class CombatSystem(System):
                 damage = weapon.damage
                 if nav.is_cover(int(tpos.x), int(tpos.y)):
                     damage *= COVER_FACTOR
-                health.hp -= damage
-                if damage > 0:
-                    health.last_hit = world.tick
+                hits[target] = hits.get(target, 0.0) + damage
+        for target in sorted(hits):
+            damage = hits[target]
+            health = esper.component_for_entity(target, Health)
+            health.hp -= damage
+            if damage > 0:
+                health.last_hit = world.tick

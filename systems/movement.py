@@ -9,6 +9,12 @@ from components import Mover, Position
 from systems.base import System
 
 
+#: a waypoint within this much more than the tick's step is reached: stepping 0.1 tile at a time, a unit walking
+#: right and its mirror image walking left accumulate different rounding errors, and without this one of them
+#: would arrive a tick later (a side bias on mirrored maps)
+SNAP = 1e-9
+
+
 class MovementSystem(System):
     def run(self, world):
         dt = world.dt
@@ -27,7 +33,7 @@ class MovementSystem(System):
                 dx = path[i] - pos.x
                 dy = path[i + 1] - pos.y
                 d = math.hypot(dx, dy)
-                if d <= budget:
+                if d <= budget + SNAP:
                     pos.x = path[i]
                     pos.y = path[i + 1]
                     budget -= d

@@ -26,11 +26,11 @@ from __future__ import annotations
 import math
 
 import esper
+import numpy as np
 
 from components import Ammo, Building, Position, ResourceField, Team, UnitKind, Worker
-from game.economy import (available, missing_requirements, population_cap, population_used, rally_point,
-                          site_problem)
-from game.scenario import quarter
+from game.economy import (available, missing_requirements, near_key, population_cap, population_used, rally_point,
+                          site_problem, turned)
 from systems.base import Decider
 
 PERIOD = 15               # ticks between a team's economic decisions
@@ -51,7 +51,7 @@ class StrategySystem(Decider):
             if profile is None:
                 continue
             view = TeamView(world, team, profile)
-            if (world.tick + team * 7) % PERIOD == 0:
+            if world.tick % PERIOD == 0:          # every team on the same tick: none sees the world later
                 view.economy()
             view.army()
 
@@ -74,6 +74,7 @@ class TeamView:
             if w is not None:
                 self.workers.append((eid, pos, w))
         self.buildings = [(eid, b) for eid, (b, t) in sorted(esper.get_components(Building, Team)) if t.team == team]
+        building_ids = {e for e, _b in self.buildings}
         self.pending_builds: dict[str, int] = {}   # building kind -> build actions placing one now
         self.builders: dict[int, int] = {}          # worker -> site (0: a new building) it builds
         self.queued: dict[str, int] = {}            # unit kind -> trainings queued or under way
@@ -83,7 +84,7 @@ class TeamView:
                 if not action.target:
                     kind = action.params.get("building", "")
                     self.pending_builds[kind] = self.pending_builds.get(kind, 0) + 1
-            elif action.kind == "train" and any(action.actor == e for e, _b in self.buildings):
+            elif action.kind == "train" and action.actor in building_ids:
                 unit = action.params.get("unit", "")
                 self.queued[unit] = self.queued.get(unit, 0) + 1
         self.budget = available(world, team)
@@ -166,7 +167,8 @@ class TeamView:
         site = self.find_site(kind)
         if site is None:
             return False
-        worker = self._nearest_free_worker(site[0], site[1])
+        w, h = bdef.size
+        worker = self._nearest_free_worker(site[0] + w / 2, site[1] + h / 2)
         if worker is None:
             return False
         self._submit("build", worker, 0, {"building": kind, "x": site[0], "y": site[1]})
@@ -184,7 +186,7 @@ class TeamView:
         nav = world.nav
         w, h = world.content.buildings[kind].size
         hx, hy = self._headquarters()
-        k = quarter(world, hx, hy)
+        k = world.turns[self.team]
         fields = [(f.tx, f.ty) for _e, f in esper.get_component(ResourceField)]
         blocked = set()
         for _e, b in esper.get_component(Building):
@@ -218,15 +220,21 @@ class TeamView:
                 return x, y
         return None
 
+    def _turned(self, dx: float, dy: float) -> tuple[float, float]:
+        """An offset turned into the top-left quarter's frame, so mirrored bases break ties the same way."""
+        hx, hy = self._headquarters()
+        return turned(dx, dy, self.world.turns[self.team])
+
     def _nearest_free_worker(self, x: float, y: float) -> int | None:
         best = None
         for eid, pos, _w in self.gatherers():
             if eid in self.builders:
                 continue
-            d = (pos.x - x) ** 2 + (pos.y - y) ** 2
-            if best is None or (d, eid) < best:
-                best = (d, eid)
-        return None if best is None else best[1]
+            dx, dy = pos.x - x, pos.y - y
+            key = (near_key(dx * dx + dy * dy),) + self._turned(round(dx, 6), round(dy, 6)) + (eid,)
+            if best is None or key < best:
+                best = key
+        return None if best is None else best[-1]
 
     def _trainers(self, unit: str) -> list[int]:
         """Complete buildings of the team that train ``unit`` and have room in the strategy's queue target."""
@@ -300,7 +308,7 @@ class TeamView:
         d = math.hypot(mx - hx, my - hy) or 1.0
         x, y = hx + (mx - hx) / d * 6, hy + (my - hy) / d * 6
         from game.scenario import free_tiles_near
-        spots = free_tiles_near(world, int(x), int(y), 1, set(), turn=quarter(world, hx, hy))
+        spots = free_tiles_near(world, int(x), int(y), 1, set(), turn=world.turns[self.team])
         return (spots[0][0] + 0.5, spots[0][1] + 0.5) if spots else (hx, hy)
 
     def _rally(self) -> None:
@@ -334,9 +342,10 @@ class TeamView:
                 fid, f, free = entry
                 if free <= 0:
                     continue
-                d = (f.tx + 0.5 - pos.x) ** 2 + (f.ty + 0.5 - pos.y) ** 2
-                if best is None or (d, fid) < best[:2]:
-                    best = (d, fid, entry)
+                dx, dy = f.tx + 0.5 - pos.x, f.ty + 0.5 - pos.y
+                key = (near_key(dx * dx + dy * dy),) + self._turned(round(dx, 6), round(dy, 6))   # ties: turned
+                if best is None or key < best[0]:
+                    best = (key, fid, entry)
             if best is None:
                 if worker.carrying:
                     self._submit("return", eid)
@@ -355,8 +364,8 @@ class TeamView:
         ledger = world.ledger
         rally = None
         threats = None
-        for eid, pos in fighters:
-            if (eid + tick) % UNIT_PERIOD:
+        for i, (eid, pos) in enumerate(fighters):
+            if (i + tick) % UNIT_PERIOD:          # staggered by the unit's place in its army, the same on every side
                 continue
             current = ledger.current(eid)
             ammo = esper.try_component(eid, Ammo)
@@ -396,19 +405,18 @@ class TeamView:
                     self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
 
     def _threats(self) -> list[tuple[int, float, float]]:
-        """Enemy units within DEFEND tiles of one of the team's buildings."""
+        """Enemy units within DEFEND tiles of one of the team's buildings (one numpy pass: enemies x buildings)."""
+        if not self.buildings:
+            return []
+        rects = np.array([(b.tx, b.ty, b.tx + b.w, b.ty + b.h) for _e, b in self.buildings], dtype=np.float64)
         out = []
-        index = self.world.team_index()
-        for other, (ids, xs, ys) in sorted(index.items()):
-            if not self.world.enemies(self.team, other):
+        for other, (ids, xs, ys) in sorted(self.world.team_index().items()):
+            if not self.world.enemies(self.team, other) or not len(ids):
                 continue
-            for eid, x, y in zip(ids.tolist(), xs.tolist(), ys.tolist()):
-                for _b, b in self.buildings:
-                    dx = max(b.tx - x, 0.0, x - (b.tx + b.w))
-                    dy = max(b.ty - y, 0.0, y - (b.ty + b.h))
-                    if dx * dx + dy * dy <= DEFEND * DEFEND:
-                        out.append((eid, x, y))
-                        break
+            dx = np.maximum(np.maximum(rects[None, :, 0] - xs[:, None], 0.0), xs[:, None] - rects[None, :, 2])
+            dy = np.maximum(np.maximum(rects[None, :, 1] - ys[:, None], 0.0), ys[:, None] - rects[None, :, 3])
+            near = ((dx * dx + dy * dy) <= DEFEND * DEFEND).any(axis=1)
+            out += [(int(ids[i]), float(xs[i]), float(ys[i])) for i in np.flatnonzero(near)]
         return out
 
 

@@ -102,7 +102,8 @@ def cmd_match(args) -> int:
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
-        result = f"{summary['winner']} wins" if summary["winner"] else "draw"
+        verb = "win" if len(summary["winners"]) > 1 else "wins"
+        result = f"{summary['winner']} {verb}" if summary["winner"] else "draw"
         why = f" by {summary['reason']}" if summary["reason"] else ""
         print(f"{summary['scenario']} (seed {summary['seed']}): {result}{why} after {summary['ticks']} ticks "
               f"({summary['ticks'] / 30:.1f} s of game time)")

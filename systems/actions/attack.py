@@ -61,7 +61,8 @@ class AttackExecutor(Executor):
             action.data["next_route"] = world.tick + REPATH_TICKS
             building = esper.try_component(action.target, Building)
             if building is not None:                          # walk up to its walls
-                spot = beside(world, building.tx, building.ty, building.w, building.h, pos.x, pos.y)
+                spot = beside(world, building.tx, building.ty, building.w, building.h, pos.x, pos.y,
+                              world.turns[esper.component_for_entity(actor, Team).team])
                 if spot is None or not set_route(world, actor, *spot):
                     return FAILED, "no path to target"
             elif not set_route(world, actor, tx, ty):

@@ -133,6 +133,15 @@ def alive_unit(eid: int) -> bool:
     return esper.entity_exists(eid) and esper.has_component(eid, Health)
 
 
+def start_tile(x: float, y: float, goal_x: float, goal_y: float) -> tuple[int, int]:
+    """The tile a walk from (x, y) starts in. A point exactly on a tile edge belongs to the tile on the goal's side:
+    plain ``int()`` would give the tile on its right or below for a unit and for its mirror image alike, and on a
+    symmetric map the two would plan from different tiles (a side bias)."""
+    ex = 1e-6 if goal_x > x else -1e-6 if goal_x < x else 0.0
+    ey = 1e-6 if goal_y > y else -1e-6 if goal_y < y else 0.0
+    return int(x + ex), int(y + ey)
+
+
 def set_route(world, eid: int, goal_x: float, goal_y: float) -> bool:
     """Point the unit's Mover at (goal_x, goal_y): straight if the way is clear, else along A*."""
     pos = esper.component_for_entity(eid, Position)
@@ -141,7 +150,7 @@ def set_route(world, eid: int, goal_x: float, goal_y: float) -> bool:
     if nav.clear_line(pos.x, pos.y, goal_x, goal_y):
         mover.path = [goal_x, goal_y]
     else:
-        waypoints = nav.find_path((int(pos.x), int(pos.y)), (int(goal_x), int(goal_y)))
+        waypoints = nav.find_path(start_tile(pos.x, pos.y, goal_x, goal_y), (int(goal_x), int(goal_y)))
         if waypoints is None:
             return False
         flat = []

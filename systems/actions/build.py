@@ -48,7 +48,7 @@ class BuildExecutor(Walker):
                 return "target is not the team's building"
             if site.done:
                 return "the building is already complete"
-            spot = beside(world, site.tx, site.ty, site.w, site.h, pos.x, pos.y)
+            spot = beside(world, site.tx, site.ty, site.w, site.h, pos.x, pos.y, world.turns[team])
             if spot is None:
                 return "no reachable tile beside the building"
             action.data["gx"], action.data["gy"] = spot
@@ -69,7 +69,7 @@ class BuildExecutor(Walker):
         if problem:
             return problem
         w, h = bdef.size
-        spot = beside(world, x, y, w, h, pos.x, pos.y)
+        spot = beside(world, x, y, w, h, pos.x, pos.y, world.turns[team])
         if spot is None:
             return "no reachable tile beside the site"
         action.data["gx"], action.data["gy"] = spot

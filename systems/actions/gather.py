@@ -19,7 +19,7 @@ def nearest_drop_off(world, team: int, x: float, y: float) -> tuple[int, tuple[f
     for eid, (b, t) in sorted(esper.get_components(Building, Team)):
         if t.team != team or not b.done or not defs[b.kind].drop_off:
             continue
-        spot = beside(world, b.tx, b.ty, b.w, b.h, x, y)
+        spot = beside(world, b.tx, b.ty, b.w, b.h, x, y, world.turns[team])
         if spot is None:
             continue
         d = (spot[0] - x) ** 2 + (spot[1] - y) ** 2
@@ -66,9 +66,9 @@ class GatherExecutor(Walker):
         if not self._slots_free(world, action, field):
             return f"the field's {field.slots} mining slots are taken"
         pos = esper.component_for_entity(action.actor, Position)
-        if beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y) is None:
-            return "no reachable tile beside the field"
         team = esper.component_for_entity(action.actor, Team).team
+        if beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y, world.turns[team]) is None:
+            return "no reachable tile beside the field"
         if nearest_drop_off(world, team, pos.x, pos.y) is None:
             return "the team has no reachable drop-off"
         return None
@@ -90,7 +90,8 @@ class GatherExecutor(Walker):
             drop = nearest_drop_off(world, esper.component_for_entity(action.actor, Team).team, pos.x, pos.y)
             self._go(world, action, TO_DROP, drop[1])
         else:
-            self._go(world, action, TO_FIELD, beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y))
+            turn = world.turns[esper.component_for_entity(action.actor, Team).team]
+            self._go(world, action, TO_FIELD, beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y, turn))
 
     def update(self, world, action):
         actor = action.actor
@@ -133,7 +134,8 @@ class GatherExecutor(Walker):
             field = comp(action.target, ResourceField)
             if field is None:
                 return CONFIRMED, "the field is mined out"
-            spot = beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y)
+            spot = beside(world, field.tx, field.ty, 1, 1, pos.x, pos.y,
+                          world.turns[esper.component_for_entity(actor, Team).team])
             if spot is None or not self._go(world, action, TO_FIELD, spot):
                 return FAILED, "no way back to the field"
             return None

@@ -69,14 +69,17 @@ class TrainExecutor(Executor):
         action.data["left"] -= 1
         if action.data["left"] > 0:
             return None
-        from game.scenario import free_tiles_near, quarter, spawn_unit
+        from game.scenario import free_tiles_near, spawn_unit
         building = esper.component_for_entity(action.actor, Building)
-        pos = esper.component_for_entity(action.actor, Position)
         team = action.data["team"]
         tiles = [(x, y) for y in range(building.ty, building.ty + building.h)
                  for x in range(building.tx, building.tx + building.w)]
-        spots = free_tiles_near(world, building.tx, building.ty, 1, set(), turn=quarter(world, pos.x, pos.y),
-                                through=frozenset(tiles))
+        turn = world.turns[team]
+        # search from the footprint's corner that faces the same way in every quarter, so mirrored bases place
+        # their new units on mirrored tiles
+        right, low = {0: (False, False), 1: (True, False), 2: (True, True), 3: (False, True)}[turn]
+        corner = (building.tx + (building.w - 1 if right else 0), building.ty + (building.h - 1 if low else 0))
+        spots = free_tiles_near(world, *corner, 1, set(), turn=turn, through=frozenset(tiles))
         if not spots:
             action.data["left"] = world.hz                    # boxed in: try again in a second
             return None
