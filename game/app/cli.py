@@ -155,22 +155,52 @@ def cmd_replay(args) -> int:
             for line in result.details:
                 print(line)
         return 0 if result.ok else 1
+    from game.app.entities import building_status, economy_state, has_economy
     world = seek(replay, content, args.to, force=args.force)
     try:
         summary = state_summary(world)
+        economy = has_economy(world)
+        extra = economy_state(world)
     finally:
         world.close()
+    loads = extra.pop("loads")
+    for u in summary["units"]:
+        u["carrying"] = loads[u["entity"]][0] if u["entity"] in loads else None
+    summary.update(extra)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     print(f"tick {summary['ticks']} of {summary['scenario']} (seed {summary['seed']})")
     print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
     print(f"sync hash: {summary['sync_hash']}")
-    print(f"{'entity':>6} {'team':>4} {'unit':<10} {'x':>6} {'y':>6} {'hp':>6} {'clip':>4}  action")
+    if economy:
+        print(f"{'team':>4} {'name':<10} {'stock':>6} {'held':>5} {'gathered':>8} {'pop':>7} {'score':>9} "
+              f"{'units':>5}  buildings")
+        for t in summary["teams"]:
+            pop = f"{'?' if t['population'] is None else t['population']}/{t['population_cap']}"
+            building = f" (+{t['under_construction']} under construction)" if t["under_construction"] else ""
+            print(f"{t['team']:>4} {t['name']:<10} {_or_q(t['stockpile']):>6} {t['held']:>5} "
+                  f"{_or_q(t['gathered']):>8} {pop:>7} {t['score']:>9.1f} {t['units']:>5}  {t['buildings']}{building}")
+    load = f" {'load':>5}" if economy else ""
+    print(f"{'entity':>6} {'team':>4} {'unit':<10} {'x':>6} {'y':>6} {'hp':>6} {'clip':>4}{load}  action")
     for u in summary["units"]:
+        carry = (f" {u['entity'] in loads and '%d/%d' % tuple(loads[u['entity']]) or '-':>5}" if economy else "")
         print(f"{u['entity']:>6} {u['team']:>4} {u['unit']:<10} {u['x']:>6.2f} {u['y']:>6.2f} {u['hp']:>6.1f} "
-              f"{u['clip']:>4}  {u['action'] or '-'}")
+              f"{u['clip']:>4}{carry}  {u['action'] or '-'}")
+    if summary["building_list"]:
+        print(f"{'entity':>6} {'team':>4} {'building':<10} {'tiles':<12} {'hp':>9}  status")
+        for b in summary["building_list"]:
+            tx, ty, w, h = b["tiles"]
+            hp = "?" if b["hp"] is None else f"{b['hp']:.0f}/{b['max_hp']:.0f}"
+            print(f"{b['entity']:>6} {_or_q(b['team']):>4} {b['kind']:<10} {f'({tx},{ty}) {w}x{h}':<12} {hp:>9}  "
+                  f"{building_status(b, queue=False)}")
+            for i, entry in enumerate(b["queue"], 1):
+                print(f"{'queue:' if i == 1 else '':>46} {i}. {entry['text']}")
     return 0
+
+
+def _or_q(value) -> str:
+    return "?" if value is None else str(value)
 
 
 def cmd_explain(args) -> int:
