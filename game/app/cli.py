@@ -225,8 +225,7 @@ def cmd_explain(args) -> int:
         npcs = index.keys("npc")
         first = index.first_tick("npc", args.entity)
         if first is None:
-            hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
-            raise CliError(f"entity {args.entity} never made a decision ({hint})")
+            return _explain_from_ledger(args, replay, content, npcs)
         raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
                        f"{first})")
     world = seek(replay, content, args.tick, force=args.force)
@@ -254,6 +253,36 @@ def cmd_explain(args) -> int:
               f"doing {unit['action'] or 'nothing'}")
     else:
         print(f"at tick {args.tick} the unit is dead")
+    return 0
+
+
+def _explain_from_ledger(args, replay, content, npcs) -> int:
+    """An entity with no decision records (a worker, a building, a strategy's unit): what the ledger says it is
+    doing at the tick, and its last finished actions. The re-simulation starts a ledger history's length before
+    the tick, so the finished actions the ledger still held then are there."""
+    from game.app.entities import entity_lines, explain_entity
+    from game.ledger import HISTORY_TICKS
+    from saves.replay import play_to, world_at_keyframe
+    if args.tick < replay.start_tick:
+        raise CliError(f"--tick {args.tick} is before the replay starts (tick {replay.start_tick})")
+    world = world_at_keyframe(replay, content, max(replay.start_tick, args.tick - HISTORY_TICKS), args.force)
+    try:
+        start = world.tick
+        play_to(world, replay, args.tick)
+        out = explain_entity(world, args.entity, start)
+    finally:
+        world.close()
+    if out is None:
+        hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
+        raise CliError(f"entity {args.entity} never made a decision and is no unit or building at tick {args.tick} "
+                       f"({hint}; `rts replay FILE --to {args.tick}` lists the units and buildings)")
+    out["asked_tick"] = args.tick
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    if out["tick"] != args.tick:
+        print(f"(the match ended at tick {out['tick']})")
+    print("\n".join(entity_lines(out)))
     return 0
 
 
