@@ -319,6 +319,12 @@ def cmd_report(args) -> int:
     lost = {name: sum(1 for _t, team in data["deaths"] if team == t) for t, name in enumerate(data["teams"])}
     print(f"wrote {out}: {len(data['series']['tick'])} samples, losses " +
           ", ".join(f"{k} {v}" for k, v in lost.items()) + f", {len(data['commanders'])} commander decisions")
+    if data["economy"]:
+        gathered = {name: g[-1] if g else 0 for name, g in zip(data["teams"], data["series"]["gathered"])}
+        built = {name: sum(1 for _t, team, _k, what in data["building_events"] if team == t and what == "completed")
+                 for t, name in enumerate(data["teams"])}
+        print("economy: gathered " + ", ".join(f"{k} {v}" for k, v in gathered.items()) +
+              "; buildings completed " + ", ".join(f"{k} {v}" for k, v in built.items()))
     return 0
 
 
@@ -495,7 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod(p)
     p.set_defaults(func=cmd_explain)
 
-    p = sub.add_parser("report", help="draw a recorded match: army strength over time, losses, commander decisions")
+    p = sub.add_parser("report", help="draw a recorded match: army strength over time, losses, commander decisions "
+                                      "and, with an economy, stockpiles, income, army value and buildings")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="PNG", help="picture to write (.png, .svg or .pdf)")
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
