@@ -25,7 +25,7 @@ def test_tick_limit_gives_draw():
 def test_text_summary():
     proc = rts("match", "--scenario", "duel", "--ticks", "30")
     assert proc.returncode == 0
-    assert "draw after 30 ticks" in proc.stdout and "sync hash: " in proc.stdout
+    assert "draw by time limit after 30 ticks" in proc.stdout and "sync hash: " in proc.stdout
 
 
 def test_headless_match_never_imports_arcade():
