@@ -75,7 +75,7 @@ def test_replay_to_lists_buildings_and_stockpiles_as_the_live_world_has_them(eco
             [(aid, unit, state, left) for aid, unit, state, left, _total in want["queue"]]
         for entry, (_aid, _unit, state, left, total) in zip(got["queue"], want["queue"]):
             if state == "started":
-                assert entry["status"] == "training" and entry["paid"] == 50 and entry["held"] == 0
+                assert entry["status"] == "training" and entry["paid"] == entry["cost"] > 0 and entry["held"] == 0
                 assert entry["progress"] == pytest.approx(1 - left / total, abs=1e-3)
             else:
                 assert entry["status"] != "training" and entry["held"] == entry["cost"] and entry["progress"] is None
@@ -149,10 +149,13 @@ def test_explain_a_building_lists_its_queue_and_construction(econ):
     proc = rts("explain", str(rec), "--tick", str(TICK), "--entity", str(busy))
     assert proc.returncode == 0, proc.stderr
     assert "production queue (at most 5):" in proc.stdout
+    from content.loader import load_content
+    units = load_content().units
     for i, (aid, unit, state, _left, _total) in enumerate(facts["buildings"][busy]["queue"], 1):
         line = next(line for line in proc.stdout.splitlines() if line.startswith(f"  {i}. "))
         assert unit in line and f"train#{aid}" in line
-        assert ("training" in line and "paid 50" in line) if state == "started" else ("held" in line)
+        cost = units[unit].cost
+        assert ("training" in line and f"paid {cost}" in line) if state == "started" else (f"{cost} held" in line)
     out = json.loads(rts("explain", str(rec), "--tick", str(TICK), "--entity", str(busy), "--json").stdout)
     assert out["what"] == "building" and [e["action"] for e in out["building"]["queue"]] == \
         [q[0] for q in facts["buildings"][busy]["queue"]]
