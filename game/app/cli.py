@@ -156,22 +156,52 @@ def cmd_replay(args) -> int:
             for line in result.details:
                 print(line)
         return 0 if result.ok else 1
+    from game.app.entities import building_status, economy_state, has_economy
     world = seek(replay, content, args.to, force=args.force)
     try:
         summary = state_summary(world)
+        economy = has_economy(world)
+        extra = economy_state(world)
     finally:
         world.close()
+    loads = extra.pop("loads")
+    for u in summary["units"]:
+        u["carrying"] = loads[u["entity"]][0] if u["entity"] in loads else None
+    summary.update(extra)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     print(f"tick {summary['ticks']} of {summary['scenario']} (seed {summary['seed']})")
     print("alive: " + ", ".join(f"{name} {n}" for name, n in summary["alive"].items()))
     print(f"sync hash: {summary['sync_hash']}")
-    print(f"{'entity':>6} {'team':>4} {'unit':<10} {'x':>6} {'y':>6} {'hp':>6} {'clip':>4}  action")
+    if economy:
+        print(f"{'team':>4} {'name':<10} {'stock':>6} {'held':>5} {'gathered':>8} {'pop':>7} {'score':>9} "
+              f"{'units':>5}  buildings")
+        for t in summary["teams"]:
+            pop = f"{'?' if t['population'] is None else t['population']}/{t['population_cap']}"
+            building = f" (+{t['under_construction']} under construction)" if t["under_construction"] else ""
+            print(f"{t['team']:>4} {t['name']:<10} {_or_q(t['stockpile']):>6} {t['held']:>5} "
+                  f"{_or_q(t['gathered']):>8} {pop:>7} {t['score']:>9.1f} {t['units']:>5}  {t['buildings']}{building}")
+    load = f" {'load':>5}" if economy else ""
+    print(f"{'entity':>6} {'team':>4} {'unit':<10} {'x':>6} {'y':>6} {'hp':>6} {'clip':>4}{load}  action")
     for u in summary["units"]:
+        carry = (f" {u['entity'] in loads and '%d/%d' % tuple(loads[u['entity']]) or '-':>5}" if economy else "")
         print(f"{u['entity']:>6} {u['team']:>4} {u['unit']:<10} {u['x']:>6.2f} {u['y']:>6.2f} {u['hp']:>6.1f} "
-              f"{u['clip']:>4}  {u['action'] or '-'}")
+              f"{u['clip']:>4}{carry}  {u['action'] or '-'}")
+    if summary["building_list"]:
+        print(f"{'entity':>6} {'team':>4} {'building':<10} {'tiles':<12} {'hp':>9}  status")
+        for b in summary["building_list"]:
+            tx, ty, w, h = b["tiles"]
+            hp = "?" if b["hp"] is None else f"{b['hp']:.0f}/{b['max_hp']:.0f}"
+            print(f"{b['entity']:>6} {_or_q(b['team']):>4} {b['kind']:<10} {f'({tx},{ty}) {w}x{h}':<12} {hp:>9}  "
+                  f"{building_status(b, queue=False)}")
+            for i, entry in enumerate(b["queue"], 1):
+                print(f"{'queue:' if i == 1 else '':>46} {i}. {entry['text']}")
     return 0
+
+
+def _or_q(value) -> str:
+    return "?" if value is None else str(value)
 
 
 def cmd_explain(args) -> int:
@@ -196,8 +226,7 @@ def cmd_explain(args) -> int:
         npcs = index.keys("npc")
         first = index.first_tick("npc", args.entity)
         if first is None:
-            hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
-            raise CliError(f"entity {args.entity} never made a decision ({hint})")
+            return _explain_from_ledger(args, replay, content, npcs)
         raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
                        f"{first})")
     world = seek(replay, content, args.tick, force=args.force)
@@ -225,6 +254,36 @@ def cmd_explain(args) -> int:
               f"doing {unit['action'] or 'nothing'}")
     else:
         print(f"at tick {args.tick} the unit is dead")
+    return 0
+
+
+def _explain_from_ledger(args, replay, content, npcs) -> int:
+    """An entity with no decision records (a worker, a building, a strategy's unit): what the ledger says it is
+    doing at the tick, and its last finished actions. The re-simulation starts a ledger history's length before
+    the tick, so the finished actions the ledger still held then are there."""
+    from game.app.entities import entity_lines, explain_entity
+    from game.ledger import HISTORY_TICKS
+    from saves.replay import play_to, world_at_keyframe
+    if args.tick < replay.start_tick:
+        raise CliError(f"--tick {args.tick} is before the replay starts (tick {replay.start_tick})")
+    world = world_at_keyframe(replay, content, max(replay.start_tick, args.tick - HISTORY_TICKS), args.force)
+    try:
+        start = world.tick
+        play_to(world, replay, args.tick)
+        out = explain_entity(world, args.entity, start)
+    finally:
+        world.close()
+    if out is None:
+        hint = f"NPC entities in this replay: {npcs[0]}..{npcs[-1]}" if npcs else "this replay has no NPC decisions"
+        raise CliError(f"entity {args.entity} never made a decision and is no unit or building at tick {args.tick} "
+                       f"({hint}; `rts replay FILE --to {args.tick}` lists the units and buildings)")
+    out["asked_tick"] = args.tick
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    if out["tick"] != args.tick:
+        print(f"(the match ended at tick {out['tick']})")
+    print("\n".join(entity_lines(out)))
     return 0
 
 
@@ -261,6 +320,12 @@ def cmd_report(args) -> int:
     lost = {name: sum(1 for _t, team in data["deaths"] if team == t) for t, name in enumerate(data["teams"])}
     print(f"wrote {out}: {len(data['series']['tick'])} samples, losses " +
           ", ".join(f"{k} {v}" for k, v in lost.items()) + f", {len(data['commanders'])} commander decisions")
+    if data["economy"]:
+        gathered = {name: g[-1] if g else 0 for name, g in zip(data["teams"], data["series"]["gathered"])}
+        built = {name: sum(1 for _t, team, _k, what in data["building_events"] if team == t and what == "completed")
+                 for t, name in enumerate(data["teams"])}
+        print("economy: gathered " + ", ".join(f"{k} {v}" for k, v in gathered.items()) +
+              "; buildings completed " + ", ".join(f"{k} {v}" for k, v in built.items()))
     return 0
 
 
@@ -437,7 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod(p)
     p.set_defaults(func=cmd_explain)
 
-    p = sub.add_parser("report", help="draw a recorded match: army strength over time, losses, commander decisions")
+    p = sub.add_parser("report", help="draw a recorded match: army strength over time, losses, commander decisions "
+                                      "and, with an economy, stockpiles, income, army value and buildings")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="PNG", help="picture to write (.png, .svg or .pdf)")
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")

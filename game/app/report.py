@@ -3,6 +3,11 @@
 The replay is re-simulated from its recorded requests (no decider runs) and sampled every half second:
 each team's total hit points and units alive; every death is counted at its tick. The commanders' decisions
 come from the decision records and are drawn as markers (a taller one when a decision changed an order).
+
+A match with an economy (buildings, workers, resource fields or a stockpile) gets a second column: per team, the
+stockpile, the income (resources delivered per minute over the last minute, from ``Stockpile.gathered``), the army
+value (each living unit's cost times its share of hit points, as game/victory.py scores it) and the buildings'
+value (the same for buildings), with a mark where each building was completed or destroyed (found tick by tick).
 Rendered with matplotlib's Agg backend (no display needed).
 """
 from __future__ import annotations
@@ -10,38 +15,103 @@ from __future__ import annotations
 import esper
 
 from ai.records import RecordIndex
-from components import Health, Team
+from components import Building, Health, ResourceField, Stockpile, Team, UnitKind, Worker
 from saves.replay import apply_requests, world_at_keyframe
 
 SAMPLE_TICKS = 15
+INCOME_WINDOW = 60.0          # seconds of game time the income is averaged over
+
+
+def _has_economy(world) -> bool:
+    return any(True for _ in esper.get_component(Building)) or any(True for _ in esper.get_component(Worker)) \
+        or any(True for _ in esper.get_component(ResourceField)) \
+        or any(s.amount or s.gathered for _e, s in esper.get_component(Stockpile))
+
+
+def income(ticks: list[int], gathered: list[int], hz: int, window: float = INCOME_WINDOW) -> list[float]:
+    """Resources delivered per minute over the last ``window`` seconds (less at the start), at every sample.
+
+    >>> income([0, 30, 60, 90], [0, 8, 8, 24], 30, window=2.0)
+    [0.0, 480.0, 240.0, 480.0]
+    """
+    out = []
+    j = 0
+    for i, tick in enumerate(ticks):
+        while ticks[j] < tick - window * hz:
+            j += 1
+        span = (tick - ticks[j]) / hz
+        out.append(round((gathered[i] - gathered[j]) * 60.0 / span, 3) if span > 0 else 0.0)
+    return out
 
 
 def collect(replay, content, force: bool = False) -> dict:
-    """Series for the report: ticks, per-team hp and alive counts, deaths, commander decisions."""
+    """Series for the report: ticks, per-team hp and alive counts, deaths, commander decisions; with an economy,
+    per-team stockpile, gathered total, income, army value, buildings' value and count, and building events."""
     world = world_at_keyframe(replay, content, replay.start_tick, force)
     teams = [t.name for t in world.scenario.teams]
+    n = len(teams)
     colors = [tuple(c / 255 for c in t.color) for t in world.scenario.teams]
-    series = {"tick": [], "hp": [[] for _ in teams], "alive": [[] for _ in teams]}
+    series = {"tick": [], "hp": [[] for _ in teams], "alive": [[] for _ in teams],
+              "stock": [[] for _ in teams], "gathered": [[] for _ in teams], "army_value": [[] for _ in teams],
+              "building_value": [[] for _ in teams], "buildings": [[] for _ in teams]}
     deaths: list[tuple[int, int]] = []
-    prev = None
+    events: list[tuple[int, int, str, str]] = []      # (tick, team, building kind, "completed" | "destroyed")
+    units_def = content.units
+    buildings_def = content.buildings
+    prev_units = None
+    prev_buildings = None
+    economy = False
     try:
         end = replay.end_state_tick
         while True:
             world.activate()
-            hp = [0.0] * len(teams)
-            alive = [0] * len(teams)
-            for _eid, (team, health) in esper.get_components(Team, Health):
-                hp[team.team] += max(0.0, health.hp)
-                alive[team.team] += 1
-            if prev is not None:
-                for t, (a, b) in enumerate(zip(prev, alive)):
-                    deaths += [(world.tick, t)] * max(0, a - b)
-            prev = alive
+            hp = [0.0] * n
+            alive = [0] * n
+            value = [0.0] * n
+            living: dict[int, int] = {}
+            for eid, (team, health, kind) in esper.get_components(Team, Health, UnitKind):
+                t = team.team
+                hp[t] += max(0.0, health.hp)
+                alive[t] += 1
+                living[eid] = t
+                udef = units_def.get(kind.kind)
+                if udef is not None and health.max_hp > 0:
+                    value[t] += udef.cost * max(0.0, health.hp) / health.max_hp
+            if prev_units is not None:
+                deaths += sorted((world.tick, t) for eid, t in prev_units.items() if eid not in living)
+            prev_units = living
+            standing: dict[int, tuple[int, str, bool]] = {}
+            bvalue = [0.0] * n
+            bcount = [0] * n
+            for eid, (team, b) in esper.get_components(Team, Building):
+                standing[eid] = (team.team, b.kind, b.done)
+                health = esper.try_component(eid, Health)
+                bdef = buildings_def.get(b.kind)
+                if bdef is not None and health is not None and health.max_hp > 0:
+                    bvalue[team.team] += bdef.cost * max(0.0, health.hp) / health.max_hp
+                bcount[team.team] += b.done
+            if prev_buildings is not None:
+                for eid, (t, kind, done) in sorted(standing.items()):
+                    was = prev_buildings.get(eid)
+                    if done and (was is None or not was[2]):
+                        events.append((world.tick, t, kind, "completed"))
+                for eid, (t, kind, _done) in sorted(prev_buildings.items()):
+                    if eid not in standing:
+                        events.append((world.tick, t, kind, "destroyed"))
+            prev_buildings = standing
             if world.tick % SAMPLE_TICKS == 0 or world.tick >= end or world.over:
+                economy = economy or _has_economy(world)
+                stocks = {s.team: s for _e, s in esper.get_component(Stockpile)}
                 series["tick"].append(world.tick)
-                for t in range(len(teams)):
+                for t in range(n):
+                    stock = stocks.get(t)
                     series["hp"][t].append(hp[t])
                     series["alive"][t].append(alive[t])
+                    series["stock"][t].append(stock.amount if stock else 0)
+                    series["gathered"][t].append(stock.gathered if stock else 0)
+                    series["army_value"][t].append(round(value[t], 3))
+                    series["building_value"][t].append(round(bvalue[t], 3))
+                    series["buildings"][t].append(bcount[t])
             if world.tick >= end or world.over:
                 break
             apply_requests(world, replay.requests.get(world.tick, []), replay.path)
@@ -49,6 +119,7 @@ def collect(replay, content, force: bool = False) -> dict:
         summary = world.summary()
     finally:
         world.close()
+    series["income"] = [income(series["tick"], g, world.hz) for g in series["gathered"]]
     decisions = RecordIndex(replay.decisions, f"{replay.path}: decisions").all("commander")
     changes = set()
     last: dict = {}
@@ -58,6 +129,7 @@ def collect(replay, content, force: bool = False) -> dict:
             changes.add((r.team, r.tick))
         last[r.team] = orders
     return {"teams": teams, "colors": colors, "series": series, "deaths": deaths, "hz": world.hz,
+            "economy": economy, "building_events": events,
             "commanders": [(r.team, r.tick, (r.team, r.tick) in changes) for r in decisions],
             "profiles": list(replay.header.get("commanders", [])), "summary": summary,
             "scenario": replay.header.get("scenario"), "seed": replay.header.get("seed")}
@@ -70,11 +142,22 @@ def render(data: dict, out_path: str) -> None:
 
     hz = data["hz"]
     secs = [t / hz for t in data["series"]["tick"]]
-    fig, (ax_hp, ax_alive, ax_cmd) = plt.subplots(3, 1, figsize=(10, 8), sharex=True,
-                                                  gridspec_kw={"height_ratios": [3, 2, 1]})
+    economy = data.get("economy", False)
+    commanders = bool(data["commanders"]) or not economy
+    if not economy:
+        fig, (ax_hp, ax_alive, ax_cmd) = plt.subplots(3, 1, figsize=(10, 8), sharex=True,
+                                                      gridspec_kw={"height_ratios": [3, 2, 1]})
+    else:
+        fig = plt.figure(figsize=(15, 10))
+        grid = fig.add_gridspec(4, 2, height_ratios=[1, 1, 1, 1], hspace=0.12, wspace=0.2)
+        ax_hp = fig.add_subplot(grid[0:2, 0])
+        ax_alive = fig.add_subplot(grid[2, 0] if commanders else grid[2:4, 0], sharex=ax_hp)
+        ax_cmd = fig.add_subplot(grid[3, 0], sharex=ax_hp) if commanders else None
+        econ = [fig.add_subplot(grid[i, 1], sharex=ax_hp) for i in range(4)]
     summary = data["summary"]
     result = f"{summary['winner']} wins" if summary.get("winner") else "draw"
-    fig.suptitle(f"{data['scenario']} (seed {data['seed']}): {result} after {summary['ticks'] / hz:.0f} s")
+    why = f" by {summary['reason']}" if summary.get("reason") else ""
+    fig.suptitle(f"{data['scenario']} (seed {data['seed']}): {result}{why} after {summary['ticks'] / hz:.0f} s")
     for t, name in enumerate(data["teams"]):
         color = data["colors"][t]
         lost = sum(1 for _tick, team in data["deaths"] if team == t)
@@ -83,24 +166,82 @@ def render(data: dict, out_path: str) -> None:
         death_times = [tick / hz for tick, team in data["deaths"] if team == t]
         if death_times:
             ax_alive.plot(death_times, [0] * len(death_times), "x", color=color, markersize=5)
-    ax_hp.set_ylabel("army hit points")
-    ax_hp.legend(loc="upper right")
+    ax_hp.set_ylabel("army hit points" if not economy else "units' hit points")
+    ax_hp.legend(loc="upper left" if economy else "upper right")
     ax_hp.grid(alpha=0.3)
     ax_alive.set_ylabel("units alive (x = a loss)")
     ax_alive.grid(alpha=0.3)
-    for t, name in enumerate(data["teams"]):
-        color = data["colors"][t]
-        ticks = [(tick / hz, changed) for team, tick, changed in data["commanders"] if team == t]
-        if not ticks:
-            continue
-        ax_cmd.vlines([s for s, c in ticks if not c], t - 0.15, t + 0.15, color=color, alpha=0.4)
-        ax_cmd.vlines([s for s, c in ticks if c], t - 0.4, t + 0.4, color=color, linewidth=2)
-    profiles = data["profiles"] or [""] * len(data["teams"])
-    ax_cmd.set_yticks(range(len(data["teams"])))
-    ax_cmd.set_yticklabels([f"{n} ({p or 'no commander'})" for n, p in zip(data["teams"], profiles)])
-    ax_cmd.set_ylim(-0.6, len(data["teams"]) - 0.4)
-    ax_cmd.set_ylabel("commander\ndecisions")
-    ax_cmd.set_xlabel("game time (s); tall marks: the orders changed")
-    fig.tight_layout()
+    if ax_cmd is not None:
+        for t, name in enumerate(data["teams"]):
+            color = data["colors"][t]
+            ticks = [(tick / hz, changed) for team, tick, changed in data["commanders"] if team == t]
+            if not ticks:
+                continue
+            ax_cmd.vlines([s for s, c in ticks if not c], t - 0.15, t + 0.15, color=color, alpha=0.4)
+            ax_cmd.vlines([s for s, c in ticks if c], t - 0.4, t + 0.4, color=color, linewidth=2)
+        profiles = data["profiles"] or [""] * len(data["teams"])
+        ax_cmd.set_yticks(range(len(data["teams"])))
+        ax_cmd.set_yticklabels([f"{n} ({p or 'no commander'})" for n, p in zip(data["teams"], profiles)])
+        ax_cmd.set_ylim(-0.6, len(data["teams"]) - 0.4)
+        ax_cmd.set_ylabel("commander\ndecisions")
+        ax_cmd.set_xlabel("game time (s); tall marks: the orders changed")
+    else:
+        ax_alive.set_xlabel("game time (s)")
+    if economy:
+        _render_economy(data, econ, secs)
+    if not economy:
+        fig.tight_layout()
+    else:
+        for ax in [ax_hp] + econ[:-1]:
+            ax.tick_params(labelbottom=False)
+        if ax_cmd is not None:
+            ax_alive.tick_params(labelbottom=False)
+        fig.subplots_adjust(left=0.06, right=0.99, top=0.94, bottom=0.06)
     fig.savefig(out_path, dpi=100)
     plt.close(fig)
+
+
+def _render_economy(data: dict, axes, secs: list[float]) -> None:
+    """The economy column: stockpile, income, army value, buildings' value with completion/destruction marks."""
+    import numpy as np
+    from matplotlib.lines import Line2D
+
+    hz = data["hz"]
+    ser = data["series"]
+    ax_stock, ax_income, ax_army, ax_build = axes
+    for t, name in enumerate(data["teams"]):
+        color = data["colors"][t]
+        gathered = ser["gathered"][t][-1] if ser["gathered"][t] else 0
+        ax_stock.plot(secs, ser["stock"][t], color=color, label=name)
+        ax_income.plot(secs, ser["income"][t], color=color, label=f"{name} ({gathered} gathered in all)")
+        ax_army.plot(secs, ser["army_value"][t], color=color, label=name)
+        built = sum(1 for _tick, team, _k, what in data["building_events"] if team == t and what == "completed")
+        lost = sum(1 for _tick, team, _k, what in data["building_events"] if team == t and what == "destroyed")
+        ax_build.plot(secs, ser["building_value"][t], color=color,
+                      label=f"{name}: {built} built, {lost} lost, "
+                            f"{ser['buildings'][t][-1] if ser['buildings'][t] else 0} at the end")
+        for event, marker in (("completed", "^"), ("destroyed", "X")):
+            times = [tick / hz for tick, team, _kind, what in data["building_events"] if team == t and what == event]
+            if times and secs:
+                ys = np.interp(times, secs, ser["building_value"][t])
+                ax_build.plot(times, ys, marker, color=color, markeredgecolor="black", markeredgewidth=0.6,
+                              markersize=7, linestyle="none")
+    ax_stock.set_ylabel("stockpile")
+    ax_stock.legend(loc="upper left")
+    ax_income.set_ylabel(f"income\n(delivered / min,\nlast {INCOME_WINDOW:.0f} s)")
+    ax_income.legend(loc="upper left")
+    ax_army.set_ylabel("army value\n(units' cost x hp share)")
+    ax_build.set_ylabel("buildings' value\n(cost x hp share)")
+    handles, labels = ax_build.get_legend_handles_labels()
+    handles += [Line2D([], [], marker="^", color="grey", markeredgecolor="black", linestyle="none"),
+                Line2D([], [], marker="X", color="grey", markeredgecolor="black", linestyle="none")]
+    labels += ["a building completed", "a building destroyed"]
+    ax_build.legend(handles, labels, loc="upper left", fontsize="small", ncol=2)
+    rows = -(-len(labels) // 2)
+    top = max((max(v) for v in ser["building_value"] if v), default=0.0) or 1.0
+    ax_build.set_ylim(0, top * (1.08 + 0.17 * rows))      # headroom above the lines for the legend
+    ax_build.set_xlabel("game time (s)")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        if ax is not ax_build:
+            ax.set_ylim(bottom=0)
