@@ -46,39 +46,55 @@ SOURCE = "strategy"
 class StrategySystem(Decider):
     def run(self, world):
         profiles = world.content.strategies
-        for team in sorted(world.strategic_teams):
-            profile = profiles.get(world.strategies[team])
-            if profile is None:
+        teams = [t for t in sorted(world.strategic_teams) if profiles.get(world.strategies[t]) is not None]
+        if not teams:
+            return
+        economy_tick = world.tick % PERIOD == 0      # every team on the same tick: none sees the world later
+        units: dict[int, list] = {t: [] for t in teams}
+        workers: dict[int, list] = {t: [] for t in teams}
+        for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
+            mine = units.get(t.team)
+            if mine is None:
                 continue
-            view = TeamView(world, team, profile)
-            if world.tick % PERIOD == 0:          # every team on the same tick: none sees the world later
+            mine.append((eid, kind.kind, pos))
+            w = esper.try_component(eid, Worker)
+            if w is not None:
+                workers[t.team].append((eid, pos, w))
+        for team in teams:
+            view = TeamView(world, team, profiles[world.strategies[team]], units[team], workers[team])
+            if economy_tick:
                 view.economy()
             view.army()
 
 
 class TeamView:
-    """One team's situation this tick, and the decisions of its strategy."""
+    """One team's situation this tick, and the decisions of its strategy. What only the economy needs (the
+    buildings, the ledger's builds and trainings, the budget) is read when it is first asked for."""
 
-    def __init__(self, world, team: int, profile):
+    def __init__(self, world, team: int, profile, units: list, workers: list):
         self.world = world
         self.team = team
         self.p = profile
-        ledger = world.ledger
-        self.units = []          # (eid, kind, pos) of living units, ascending
-        self.workers = []        # (eid, pos, worker) of workers
-        for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
-            if t.team != team:
-                continue
-            self.units.append((eid, kind.kind, pos))
-            w = esper.try_component(eid, Worker)
-            if w is not None:
-                self.workers.append((eid, pos, w))
-        self.buildings = [(eid, b) for eid, (b, t) in sorted(esper.get_components(Building, Team)) if t.team == team]
+        self.units = units       # (eid, kind, pos) of living units, ascending
+        self.workers = workers   # (eid, pos, worker) of workers, ascending
+        self._worker_ids = {e for e, _p, _w in workers}
+        self._buildings = None
+        self._ledger_read = False
+
+    @property
+    def buildings(self) -> list:
+        if self._buildings is None:
+            self._buildings = [(eid, b) for eid, (b, t) in sorted(esper.get_components(Building, Team))
+                               if t.team == self.team]
+        return self._buildings
+
+    def _read_ledger(self) -> None:
+        """The team's builds under way and trainings queued, and what it can spend."""
         building_ids = {e for e, _b in self.buildings}
         self.pending_builds: dict[str, int] = {}   # building kind -> build actions placing one now
         self.builders: dict[int, int] = {}          # worker -> site (0: a new building) it builds
         self.queued: dict[str, int] = {}            # unit kind -> trainings queued or under way
-        for action in ledger.active_sorted():
+        for action in self.world.ledger.active_sorted():
             if action.kind == "build" and action.actor in self._worker_ids:
                 self.builders[action.actor] = action.target
                 if not action.target:
@@ -87,19 +103,14 @@ class TeamView:
             elif action.kind == "train" and action.actor in building_ids:
                 unit = action.params.get("unit", "")
                 self.queued[unit] = self.queued.get(unit, 0) + 1
-        self.budget = available(world, team)
-
-    @property
-    def _worker_ids(self) -> set:
-        ids = getattr(self, "_wids", None)
-        if ids is None:
-            ids = self._wids = {e for e, _p, _w in self.workers}
-        return ids
+        self.budget = available(self.world, self.team)
+        self._ledger_read = True
 
     # -- the economy ------------------------------------------------------------------------------------------
     def economy(self) -> None:
         if not self.buildings:
             return
+        self._read_ledger()
         self._help_unfinished()
         self._supply() or self._build_order()
         self._train_workers()

@@ -51,3 +51,11 @@ def test_render_benchmark_says_it_needs_a_display_or_measures(monkeypatch):
         return
     f = render.bench_frames(units=60, frames=5)
     assert f["units"] == 60 and f["frame_ms"] > 0 and f["empty_frame_ms"] > 0
+
+
+def test_economy_benchmarks_run():
+    from benchmarks import economy
+    m = economy.bench_match(ticks=300)
+    assert m["ticks"] == 300 and m["tps"] > 0 and m["peak_units"] >= 8 and m["meets_target"] is None
+    g = economy.bench_grid()
+    assert g["update_ms"] > 0 and g["rebuild_ms"] > 0 and g["areas_ms"] > 0

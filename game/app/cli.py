@@ -562,8 +562,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--suite", choices=SUITES, default="all",
                    help="sim: ticks/s; saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
-                        "GTPyhop; commander: abstract playouts/s and decision time; render: frame time with 500 units (needs "
-                        "a display)")
+                        "GTPyhop; commander: abstract playouts/s and decision time; economy: a 10-minute macro mirror's "
+                        "speed against real time and a building's grid update; render: frame time with 500 units "
+                        "(needs a display)")
     p.set_defaults(func=cmd_bench)
     return parser
 
