@@ -57,7 +57,7 @@ class CommandCard:
         self.shapes = arcade.SpriteList()
         self.batch = pyglet.graphics.Batch()
         self.texts: list = []
-        self.progress = arcade.SpriteSolidColor(4, SLOT_H - 4, color=palette.TRAINING)
+        self.progress = arcade.SpriteSolidColor(4, SLOT_H - 4, color=palette.TRAINING_FILL)
         self.title = arcade.Text("", 0, 0, palette.TEXT, 12)
         self.key = None
         self.running = None                           # (action, slot left) of the training shown filling
@@ -194,7 +194,6 @@ class CommandCard:
             self.progress.width = max(1.0, (SLOT_W - 4) * done)
             self.progress.center_x = sx + 2 + self.progress.width / 2
             self.progress.center_y = self.rect[1] + 6 + SLOT_H / 2
-            self.progress.alpha = 110
             arcade.draw_sprite(self.progress)
         self.batch.draw()
         self.title.draw()

@@ -24,6 +24,7 @@ BACKGROUND = (10, 10, 14)
 # the economy
 PROGRESS = (240, 200, 60)          # a building's construction
 TRAINING = (110, 210, 230)         # a building's production
+TRAINING_FILL = (40, 100, 120)     # the running training's slot on the command card, filling up
 RESOURCE = (130, 205, 245)         # the stockpile in the HUD
 GHOST_FREE = (60, 220, 90)
 GHOST_UNITS = (240, 170, 40)       # only units stand on the site: the builder waits for them
@@ -86,7 +87,7 @@ def building_image(w: int, h: int, done: bool) -> Image.Image:
                 px[x, y] = (110, 110, 110, 255) if edge else (255, 255, 255, 255)
             else:
                 stripe = ((x + y) // 4) % 2 == 0
-                px[x, y] = (150, 150, 150, 255) if edge else ((255, 255, 255, 200) if stripe else (70, 70, 70, 170))
+                px[x, y] = (150, 150, 150, 255) if edge else ((255, 255, 255, 255) if stripe else (70, 70, 70, 150))
     return img
 
 

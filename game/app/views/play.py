@@ -102,6 +102,7 @@ class PlayWindow(arcade.Window):
         self.banner = arcade.Text("", width / 2, height / 2 + 20, (255, 255, 255), 40, anchor_x="center")
         self.sub = arcade.Text("", width / 2, height / 2 - 20, palette.TEXT, 16, anchor_x="center")
         self.inspector = InspectorPanel(self)
+        self.keys_down: set[int] = set()              # (a key released in the start menu must find it)
         self.world = None
         if scenario is None:
             self.menu = StartMenu(self, content)
