@@ -297,18 +297,28 @@ def site_check(world, team: int, kind: str, tx: int, ty: int, builder: int = 0) 
     return FREE, ""
 
 
+def placing_workers(world) -> set[int]:
+    """The workers on their way to place a building: a build order, submitted or under way, whose building is not
+    there yet."""
+    return {a.actor for a in world.ledger.actions.values()
+            if a.kind == "build" and not a.target and not a.done and not a.data.get("site")}
+
+
+def placing(world, worker: int) -> bool:
+    return worker in placing_workers(world)
+
+
 def builder_for(world, workers: list[int], tx: float, ty: float) -> int | None:
     """The selected worker that should build at (tx, ty): one not already on its way to place a building, nearest
     first (ties to the lowest id); any nearest builder when all are busy."""
     best = None
+    busy = placing_workers(world)
     for w in live_units(world, workers):
         worker = esper.try_component(w, Worker)
         if worker is None or not worker.can_build:
             continue
-        current = world.ledger.current(w)
-        busy = current is not None and current.kind == "build" and not current.target
         pos = esper.component_for_entity(w, Position)
-        key = (busy, math.hypot(pos.x - tx, pos.y - ty), w)
+        key = (w in busy, math.hypot(pos.x - tx, pos.y - ty), w)
         if best is None or key < best:
             best = key
     return None if best is None else best[2]

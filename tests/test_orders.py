@@ -217,3 +217,13 @@ def test_selection_prefers_units_and_finds_buildings_and_idle_workers(econ):
     assert orders.idle_workers(world, 0) == workers[1:]
     assert orders.stop(world, [hq]) == 0                                     # unit orders leave buildings alone
     assert orders.hold(world, [hq]) == []
+
+
+def test_a_worker_with_a_building_to_place_counts_as_busy_at_once(econ):
+    world = econ
+    workers = workers_of(world, 0)
+    first = orders.build(world, workers[:1], "depot", 12, 6)
+    assert orders.placing(world, first.actor)                           # submitted, not yet processed
+    assert orders.builder_for(world, workers[:2], 13, 7) == workers[1]
+    world.run(200)
+    assert not orders.placing(world, first.actor)                       # placed: it is building now

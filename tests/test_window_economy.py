@@ -285,3 +285,31 @@ def test_health_bars_of_hurt_buildings(window):
     img = screenshot(window)
     x0, y0, x1, y1 = box(window, 6, 6, 9, 9)
     assert count_colour(img, (230, 80, 40), tol=10, box=(x0, y0 - 10, x1, y0 + 2)) > 10    # low: orange
+
+
+def test_shift_keeps_placing_one_building_per_selected_worker(window):
+    import arcade
+    world = window.world
+    x0, y0 = screen_of(window, 4.2, 4.2)
+    x1, y1 = screen_of(window, 10.8, 10.8)
+    send(window, "on_mouse_press", x0, y0, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_drag", x1, y1, x1 - x0, y1 - y0, arcade.MOUSE_BUTTON_LEFT, 0)
+    send(window, "on_mouse_release", x1, y1, arcade.MOUSE_BUTTON_LEFT, 0)
+    workers = list(window.selected)
+    assert len(workers) == 4 and all(esper.has_component(e, Worker) for e in workers)
+    stockpile(world, 0).amount = 1000
+    frames(window, 2)
+    key(window, arcade.key.D)
+    shift = arcade.key.MOD_SHIFT
+    for x in (13, 16, 19, 22, 25):                               # five depots, four workers
+        click(window, *screen_of(window, x, 13), modifiers=shift)
+    assert window.placing == "depot"                             # shift: still placing
+    builds = [a for a in window.tracked if a.kind == "build"]
+    assert sorted(a.actor for a in builds) == sorted(workers)    # one each
+    assert "every selected worker already has a building to place" in window.notice
+    key(window, arcade.key.ESCAPE)                               # Esc ends placing; the window stays open
+    assert window.placing is None and window.world is not None
+    frames(window, 2)
+    img = screenshot(window)
+    outlines = count_colour(img, GHOST_FREE, tol=8, box=box(window, 12, 12, 24, 16))
+    assert outlines > 4 * 40                                      # the four claimed sites, outlined

@@ -207,7 +207,7 @@ class CommandCard:
 
 
 def _summary(world, units: list[int]) -> str:
-    """'3 Workers, 2 Riflemen' style: how many of each unit type, most first; one unit with its hit points."""
+    """'3 x Worker, 2 x Rifleman': how many of each unit type, most first; one unit with its hit points."""
     counts: dict[str, int] = {}
     for eid in units:
         kind = esper.component_for_entity(eid, UnitKind).kind
@@ -226,5 +226,5 @@ def _summary(world, units: list[int]) -> str:
     parts = []
     for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         name = defs[kind].name if kind in defs and defs[kind].name else kind
-        parts.append(f"{n} {name}")
+        parts.append(f"{n} x {name}")
     return ", ".join(parts)

@@ -494,6 +494,9 @@ class PlayWindow(arcade.Window):
         if state == orders.BLOCKED:
             self.say(f"cannot place it there: {why}")
             return
+        if keep and builder and orders.placing(world, builder):
+            self.say("every selected worker already has a building to place: select more workers to place more")
+            return
         action = orders.build(world, self.selected, kind, tx, ty)
         if action is None:
             self.say("no selected worker can build")
