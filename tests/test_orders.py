@@ -227,3 +227,13 @@ def test_a_worker_with_a_building_to_place_counts_as_busy_at_once(econ):
     assert orders.builder_for(world, workers[:2], 13, 7) == workers[1]
     world.run(200)
     assert not orders.placing(world, first.actor)                       # placed: it is building now
+
+
+def test_right_click_on_an_enemy_building_attacks_it(econ):
+    world = econ
+    workers = workers_of(world, 0)
+    enemy_hq = hq_of(world, 1)
+    acts = orders.order_at(world, 0, workers[:2], 40.5, 28.5)
+    assert [(a.kind, a.target) for a in acts] == [("attack", enemy_hq)] * 2
+    world.step()
+    assert all(a.state == "started" for a in acts), [a.reason for a in acts]

@@ -312,7 +312,7 @@ class PlayWindow(arcade.Window):
             text = (f"resources {economy.available(world, t)}    population "
                     f"{economy.population_used(world, t)}/{economy.population_cap(world, t)}")
         else:
-            text = "    ".join(f"{team.name} {economy.available(world, t)}  "
+            text = "    ".join(f"{team.name}: resources {economy.available(world, t)}  population "
                                f"{economy.population_used(world, t)}/{economy.population_cap(world, t)}"
                                for t, team in enumerate(world.scenario.teams))
         if self.stock_text.text != text:
