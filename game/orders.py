@@ -266,9 +266,9 @@ def placement(world, kind: str, x: float, y: float) -> tuple[int, int]:
 def pending_sites(world, team: int) -> list[tuple[str, int, int]]:
     """(kind, x, y) of the team's build orders that have not placed their building yet."""
     out = []
-    for action in sorted(world.ledger.actions.values(), key=lambda a: a.id):     # submitted ones too
-        if action.kind != "build" or action.target or action.done or action.data.get("site"):
-            continue
+    builds = [a for a in world.ledger.actions.values()                           # submitted ones too
+              if a.kind == "build" and not a.target and not a.done and not a.data.get("site")]
+    for action in sorted(builds, key=lambda a: a.id):
         p = action.params
         if p.get("building") in world.content.buildings and type(p.get("x")) is int and type(p.get("y")) is int \
                 and esper.entity_exists(action.actor) and esper.component_for_entity(action.actor, Team).team == team:

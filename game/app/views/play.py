@@ -40,7 +40,7 @@ from game.ledger import REJECTED, SUBMITTED
 from game.loop import FixedStepClock
 from game.app.views import palette
 from game.app.views.command import CommandCard
-from game.app.views.inspector import InspectorPanel
+from game.app.views.inspector import WIDTH as INSPECTOR_WIDTH, InspectorPanel
 from game.app.views.scene import TILE, Scene, run_frames, squad_orders
 from game.world import World
 
@@ -317,7 +317,7 @@ class PlayWindow(arcade.Window):
                                for t, team in enumerate(world.scenario.teams))
         if self.stock_text.text != text:
             self.stock_text.text = text
-        self.stock_text.x = self.width - 12
+        self.stock_text.x = self.width - 12 - (INSPECTOR_WIDTH if self.show_inspector else 0)   # left of the panel
         self.stock_text.draw()
 
     def _draw_sites(self) -> None:
