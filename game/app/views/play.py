@@ -5,15 +5,22 @@ line did. The window never steps the simulation by frame time: a FixedStepClock 
 whole 30 Hz ticks. Every order becomes a ledger submission through game.orders, like any other decider's.
 
 Controls
-  left click / drag      select your units (shift adds); with the inspector open, click any unit to inspect it
-  right click            move there, or attack the enemy under the cursor
+  left click / drag      select your units (shift adds), or a building (a box with no unit in it selects
+                         buildings); with the inspector open, click any unit to inspect it
+  right click            move there, or attack the enemy unit or building under the cursor; workers: gather
+                         from a field, help build an own unfinished building, return a load to an own drop-off;
+                         buildings: set their rally point
   A then left click      attack-move (fight whatever comes in range on the way)
   S / H / R              stop / hold position (fire without chasing) / reload
-  Ctrl+1..9, 1..9        store / recall a control group
+  workers: the letter    of a building on the command card (D depot, B barracks, ...), then left click places it
+                         (shift: keep placing), right click or Esc cancels
+  buildings: the letter  of a unit on the command card trains it; click a queue slot to cancel (refunded)
+  . or F1                select the next idle worker and centre on it
+  Ctrl+1..9, 1..9        store / recall a control group (units and buildings)
   arrows, middle drag    pan; mouse wheel: zoom; click the minimap to jump there
   space, + / -           pause, game speed
   I                      AI inspector (the inspected NPC's mind and the commander's regions and orders)
-  Esc                    cancel attack-move, else quit
+  Esc                    cancel placing or attack-move, else quit
 
 The match is recorded (``--record``, default last.rtsreplay) so it can be replayed and explained afterwards.
 With ``--watch`` changed content files are reloaded while the game runs (game/hotreload.py): brains are rebuilt
@@ -28,11 +35,13 @@ from components import Team
 import sys
 
 from game.app import explain as ex
-from game import orders
+from game import economy, orders
+from game.ledger import REJECTED, SUBMITTED
 from game.loop import FixedStepClock
 from game.app.views import palette
-from game.app.views.inspector import InspectorPanel
-from game.app.views.scene import Scene, run_frames, squad_orders
+from game.app.views.command import CommandCard
+from game.app.views.inspector import WIDTH as INSPECTOR_WIDTH, InspectorPanel
+from game.app.views.scene import TILE, Scene, run_frames, squad_orders
 from game.world import World
 
 PAN_SPEED = 600.0
@@ -41,22 +50,33 @@ DIFFICULTY = {"easy": "uct_small", "normal": "uct", "hard": "uct_hard"}
 DIGITS = {getattr(arcade.key, f"KEY_{i}"): i for i in range(1, 10)}
 
 
-def make_world(content, scenario: str, seed: int, player_team: int | None, difficulty: str | None) -> World:
+def is_economy(scenario) -> bool:
+    """Does the scenario play the economy (a team starts with buildings, resources or a strategy)?"""
+    return any(t.buildings or t.stock or t.strategy for t in scenario.teams)
+
+
+def make_world(content, scenario: str, seed: int, player_team: int | None, difficulty: str | None,
+               strategy: str | None = None) -> World:
+    """``difficulty``: the enemy commander's budget, for teams a strategy does not run (a strategy team's units
+    follow no squad orders); ``strategy``: the strategy profile that runs every team but yours."""
     teams = content.scenarios[scenario].teams
     controllers = {player_team: "player"} if player_team is not None else {}
+    strategies = {t: strategy for t in range(len(teams)) if t != player_team} if strategy else {}
+    runs = [strategies.get(t, team.strategy) for t, team in enumerate(teams)]
     commanders = {}
     if difficulty is not None:
         profile = DIFFICULTY[difficulty]
-        commanders = {t: profile for t in range(len(teams)) if t != player_team}
+        commanders = {t: profile for t in range(len(teams)) if t != player_team and not runs[t]}
     if player_team is not None:
         commanders[player_team] = ""                   # your squads take your orders, not a commander's
-    return World(content, scenario, seed, controllers=controllers, commanders=commanders)
+    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies)
 
 
 class PlayWindow(arcade.Window):
     def __init__(self, content, scenario: str | None, seed: int, player_team: int | None,
                  difficulty: str | None = "normal", width: int = 1280, height: int = 720,
-                 record: str | None = None, watch: bool = False, mods: list | None = None):
+                 record: str | None = None, watch: bool = False, mods: list | None = None,
+                 strategy: str | None = None):
         super().__init__(width, height, "rts", update_rate=1 / 60, vsync=False)
         arcade.set_background_color(palette.BACKGROUND)
         self.content = content
@@ -75,18 +95,23 @@ class PlayWindow(arcade.Window):
             from game.app.hotreload import ContentWatcher
             self.watcher = ContentWatcher(self.mods)
         self.hud = arcade.Text("", 10, height - 24, palette.TEXT, 14)
+        self.stock_text = arcade.Text("", width - 12, height - 24, palette.RESOURCE, 14, anchor_x="right")
+        self.notice_text = arcade.Text("", 10, 0, palette.GHOST_UNITS, 12)
+        self.card = CommandCard(self)
         self.hint = arcade.Text("", 10, height - 46, palette.DIM, 12)
         self.banner = arcade.Text("", width / 2, height / 2 + 20, (255, 255, 255), 40, anchor_x="center")
         self.sub = arcade.Text("", width / 2, height / 2 - 20, palette.TEXT, 16, anchor_x="center")
         self.inspector = InspectorPanel(self)
+        self.keys_down: set[int] = set()              # (a key released in the start menu must find it)
         self.world = None
         if scenario is None:
             self.menu = StartMenu(self, content)
         else:
-            self.start(scenario, player_team, difficulty)
+            self.start(scenario, player_team, difficulty, strategy)
 
     # -- starting a match -------------------------------------------------------------------------------------
-    def start(self, scenario: str, player_team: int | None, difficulty: str | None) -> None:
+    def start(self, scenario: str, player_team: int | None, difficulty: str | None,
+              strategy: str | None = None) -> None:
         self._stop_recording()
         if self.world is not None:
             self.world.close()
@@ -94,7 +119,9 @@ class PlayWindow(arcade.Window):
         self.scenario_id = scenario
         self.player_team = player_team
         self.difficulty = difficulty
-        self.world = make_world(self.content, scenario, self.seed, player_team, difficulty)
+        self.strategy = strategy
+        self.world = make_world(self.content, scenario, self.seed, player_team, difficulty, strategy)
+        self.economy = is_economy(self.world.scenario)
         self.set_caption(f"rts: {self.world.scenario.name or scenario}")
         self.clock = FixedStepClock(self.world.hz)
         self.scene = Scene(self, self.world)
@@ -106,6 +133,11 @@ class PlayWindow(arcade.Window):
         self.keys_down: set[int] = set()
         self.attack_move_armed = False
         self.show_inspector = False
+        self.placing: str | None = None               # the building type being placed (its ghost follows the mouse)
+        self.mouse = (self.width / 2, self.height / 2)
+        self.notice = ""
+        self.notice_timer = 0.0
+        self.tracked: list = []                        # the player's economy orders, until the ledger accepts them
         self.scene.sync(self.selected)
         if self.record_path:
             from saves.replay import ReplayRecorder
@@ -175,6 +207,7 @@ class PlayWindow(arcade.Window):
         if self.watcher is not None:
             self._watch(delta_time)
         self.note_timer = max(0.0, self.note_timer - delta_time)
+        self.notice_timer = max(0.0, self.notice_timer - delta_time)
         for _ in range(self.clock.advance(delta_time)):
             if self.world.over:
                 break
@@ -189,6 +222,28 @@ class PlayWindow(arcade.Window):
             self.groups[key] = [e for e in members if e in alive]
         if self.inspected is not None and self.inspected not in alive:
             self.inspected = None
+        self._check_tracked()
+
+    # -- feedback on orders ------------------------------------------------------------------------------------
+    def say(self, text: str, seconds: float = 4.0) -> None:
+        """A line above the command card: why an order could not be given or was refused."""
+        self.notice = text
+        self.notice_timer = seconds
+
+    def track(self, actions) -> None:
+        """Watch the player's economy orders until the ledger decides; a refusal is said on screen."""
+        for action in actions if isinstance(actions, list) else [actions]:
+            if action is not None and action.kind != "move":
+                self.tracked.append(action)
+
+    def _check_tracked(self) -> None:
+        keep = []
+        for action in self.tracked:
+            if action.state == SUBMITTED:
+                keep.append(action)
+            elif action.state == REJECTED:
+                self.say(f"{action.kind}: {action.reason}")
+        self.tracked = keep
 
     def on_draw(self) -> None:
         self.clear()
@@ -205,6 +260,8 @@ class PlayWindow(arcade.Window):
             k = profiles[0].regions if profiles else 20
             overlay = (map_regions(world, k), squad_orders(world))
         self.scene.draw_world(self.selected, self.inspected if self.show_inspector else None, overlay)
+        if self.player_team is not None and self.economy:
+            self._draw_sites()
         if self.drag_start and self.drag_now:
             (x0, y0), (x1, y1) = self.drag_start, self.drag_now
             sx0, sy0 = self.scene.to_screen(x0, y0)
@@ -218,10 +275,24 @@ class PlayWindow(arcade.Window):
         self.hud.text = (f"{world.tick / world.hz:6.1f} s  {state}  |  " + "  ".join(parts) +
                          f"  |  selected {len(self.selected)}")
         self.hud.draw()
+        if self.economy:
+            self._draw_stock()
         if self.attack_move_armed:
             self.hint.text = "attack-move: left click a point (Esc cancels)"
             self.hint.draw()
+        elif self.placing is not None:
+            name = world.content.buildings[self.placing].name or self.placing
+            self.hint.text = f"place {name}: left click (shift: keep placing), right click or Esc cancels"
+            self.hint.draw()
         self.scene.draw_minimap()
+        self._refresh_card()
+        self.card.draw()
+        mx, _my, mw, _mh = self.scene.minimap_rect()
+        if self.notice_timer > 0 and self.notice:
+            self.notice_text.text = self.notice
+            self.notice_text.x = mx + mw + 14
+            self.notice_text.y = self.card.rect[1] + self.card.rect[3] + 8 if self.card.visible else 20
+            self.notice_text.draw()
         if self.show_inspector:
             self._draw_inspector()
         if self.reload_error or self.note_timer > 0:
@@ -232,6 +303,45 @@ class PlayWindow(arcade.Window):
             self.error_text.draw()
         if world.over:
             self._draw_end()
+
+    def _draw_stock(self) -> None:
+        """Top right: what you can spend and your population; a spectator sees every team's."""
+        world = self.world
+        if self.player_team is not None:
+            t = self.player_team
+            text = (f"resources {economy.available(world, t)}    population "
+                    f"{economy.population_used(world, t)}/{economy.population_cap(world, t)}")
+        else:
+            text = "    ".join(f"{team.name}: resources {economy.available(world, t)}  population "
+                               f"{economy.population_used(world, t)}/{economy.population_cap(world, t)}"
+                               for t, team in enumerate(world.scenario.teams))
+        if self.stock_text.text != text:
+            self.stock_text.text = text
+        self.stock_text.x = self.width - 12 - (INSPECTOR_WIDTH if self.show_inspector else 0)   # left of the panel
+        self.stock_text.draw()
+
+    def _draw_sites(self) -> None:
+        """Under the world camera: your build orders not yet placed (outlines) and the placement ghost."""
+        world = self.world
+        self.scene.camera.use()
+        for kind, x, y in orders.pending_sites(world, self.player_team):
+            self._ghost(kind, x, y, palette.GHOST_FREE, filled=False)
+        if self.placing is None:
+            return
+        wx, wy = self.to_world(*self.mouse)
+        tx, ty = orders.placement(world, self.placing, wx, wy)
+        builder = orders.builder_for(world, self.selected, tx, ty) or 0
+        state, _why = orders.site_check(world, self.player_team, self.placing, tx, ty, builder)
+        colour = {orders.FREE: palette.GHOST_FREE, orders.UNITS: palette.GHOST_UNITS}.get(state, palette.GHOST_BLOCKED)
+        self._ghost(self.placing, tx, ty, colour, filled=True)
+
+    def _ghost(self, kind: str, tx: int, ty: int, colour, filled: bool) -> None:
+        w, h = self.world.content.buildings[kind].size
+        left, top = self.scene.to_screen(tx, ty)
+        right, bottom = left + w * TILE, top - h * TILE
+        if filled:
+            arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, tuple(colour) + (120,))
+        arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, colour, 2)
 
     def _draw_inspector(self) -> None:
         world = self.world
@@ -275,7 +385,9 @@ class PlayWindow(arcade.Window):
         k = arcade.key
         mine = self.player_team is not None
         if symbol == k.ESCAPE:
-            if self.attack_move_armed:
+            if self.placing is not None:
+                self.placing = None
+            elif self.attack_move_armed:
                 self.attack_move_armed = False
             else:
                 self.close()
@@ -290,13 +402,18 @@ class PlayWindow(arcade.Window):
             if self.show_inspector and self.inspected is None and self.selected:
                 self.inspected = self.selected[0]
         elif symbol == k.N and self.world.over:
-            self.start(self.scenario_id, self.player_team, self.difficulty)
+            self.start(self.scenario_id, self.player_team, self.difficulty, self.strategy)
         elif symbol in DIGITS:
             n = DIGITS[symbol]
             if modifiers & k.MOD_CTRL:
                 self.groups[n] = list(self.selected)
             elif n in self.groups:
                 self.selected = list(self.groups[n])
+                self.placing = None
+        elif mine and symbol in (k.PERIOD, k.F1):
+            self.select_idle_worker()
+        elif mine and self.selected and self._card_key(symbol):
+            pass
         elif mine and self.selected:
             if symbol == k.A:
                 self.attack_move_armed = True
@@ -310,9 +427,95 @@ class PlayWindow(arcade.Window):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.keys_down.discard(symbol)
 
+    def _card_key(self, symbol: int) -> bool:
+        """A command card hotkey: a building to place (workers selected) or a unit to train (buildings)."""
+        if not (arcade.key.A <= symbol <= arcade.key.Z):
+            return False
+        self._refresh_card()
+        if not self.card.visible:
+            return False
+        letter = chr(symbol)
+        for button in self.card.buttons:
+            keys = self.card.build_keys if button.what == "build" else self.card.train_keys
+            if button.what in ("build", "train") and keys.get(button.which) == letter:
+                self.press(button)
+                return True
+        return False
+
+    def _refresh_card(self) -> None:
+        mx, _my, mw, _mh = self.scene.minimap_rect()
+        self.card.update(self.world, self.player_team, self.selected, mx + mw + 14, self.mouse, self.economy)
+
+    def press(self, button) -> None:
+        """A command card button, clicked or by its hotkey."""
+        world = self.world
+        if not button.ok:
+            self.say(button.tip)
+        elif button.what == "build":
+            self.placing = button.which
+            self.attack_move_armed = False
+        elif button.what == "train":
+            action = orders.train(world, self.selected, button.which)
+            if action is None:
+                self.say(f"no selected building can train {button.which} now")
+            self.track(action)
+        elif button.what == "queue":
+            action = world.ledger.get(button.which)
+            if action is not None and action.active:
+                orders.cancel(world, action)
+
+    def select_idle_worker(self) -> None:
+        """Select the next idle worker (after the one selected) and centre the view on it."""
+        world = self.world
+        after = self.selected[0] if len(self.selected) == 1 else None
+        eid = orders.next_idle_worker(world, self.player_team, after)
+        if eid is None:
+            self.say("no idle worker")
+            return
+        self.selected = [eid]
+        self.placing = None
+        world.activate()
+        from components import Position
+        pos = esper.component_for_entity(eid, Position)
+        self.scene.centre_on(pos.x, pos.y)
+
+    def _place(self, wx: float, wy: float, keep: bool) -> None:
+        """Left click while placing: order the build (one selected worker), or say why the ground will not do."""
+        world = self.world
+        kind = self.placing
+        option = next((o for o in orders.build_options(world, self.player_team) if o.id == kind), None)
+        if option is None or not option.ok:
+            self.say(f"{kind}: {option.problem if option else 'unknown building'}")
+            self.placing = None
+            return
+        tx, ty = orders.placement(world, kind, wx, wy)
+        builder = orders.builder_for(world, self.selected, tx, ty) or 0
+        state, why = orders.site_check(world, self.player_team, kind, tx, ty, builder)
+        if state == orders.BLOCKED:
+            self.say(f"cannot place it there: {why}")
+            return
+        if keep and builder and orders.placing(world, builder):
+            self.say("every selected worker already has a building to place: select more workers to place more")
+            return
+        action = orders.build(world, self.selected, kind, tx, ty)
+        if action is None:
+            self.say("no selected worker can build")
+            self.placing = None
+            return
+        self.track(action)
+        if not keep:
+            self.placing = None
+
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.menu is not None:
             self.menu.click(x, y)
+            return
+        self.mouse = (x, y)
+        self._refresh_card()
+        if self.card.holds(x, y):
+            hit = self.card.hit(x, y)
+            if hit is not None and button == arcade.MOUSE_BUTTON_LEFT:
+                self.press(hit)
             return
         spot = self.scene.minimap_hit(x, y)
         if spot is not None and button == arcade.MOUSE_BUTTON_LEFT:
@@ -320,20 +523,29 @@ class PlayWindow(arcade.Window):
             return
         wx, wy = self.to_world(x, y)
         if button == arcade.MOUSE_BUTTON_LEFT:
+            if self.placing is not None and self.player_team is not None:
+                self._place(wx, wy, keep=bool(modifiers & arcade.key.MOD_SHIFT))
+                return
             if self.attack_move_armed and self.player_team is not None and self.selected:
                 orders.attack_move(self.world, self.selected, wx, wy)
                 self.attack_move_armed = False
                 return
             self.drag_start = (wx, wy)
             self.drag_now = (wx, wy)
+        elif button == arcade.MOUSE_BUTTON_RIGHT and self.placing is not None:
+            self.placing = None
         elif button == arcade.MOUSE_BUTTON_RIGHT and self.player_team is not None and self.selected:
-            orders.order_at(self.world, self.player_team, self.selected, wx, wy)
+            self.track(orders.order_at(self.world, self.player_team, self.selected, wx, wy))
         elif button == arcade.MOUSE_BUTTON_MIDDLE:
             self.pan_drag = (x, y)
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse = (x, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if self.menu is not None:
             return
+        self.mouse = (x, y)
         if self.drag_start is not None:
             self.drag_now = self.to_world(x, y)
         if self.pan_drag is not None:
@@ -359,14 +571,15 @@ class PlayWindow(arcade.Window):
         if self.player_team is None:
             return
         if click:
-            hit = orders.unit_at(self.world, x1, y1, team=self.player_team)
+            hit = orders.entity_at(self.world, x1, y1, team=self.player_team)
             picked = [hit] if hit is not None else []
         else:
-            picked = orders.units_in_box(self.world, self.player_team, x0, y0, x1, y1)
+            picked = orders.select_box(self.world, self.player_team, x0, y0, x1, y1)
         if modifiers & arcade.key.MOD_SHIFT:
             self.selected = sorted(set(self.selected) | set(picked))
         else:
             self.selected = picked
+        self.placing = None
         if self.show_inspector and picked and (self.inspected is None or not click):
             self.inspected = picked[0]
 
@@ -391,25 +604,50 @@ def _ledger_state(world, aid: int):
 
 
 class StartMenu:
-    """Pick a scenario, a side and a difficulty with the arrow keys (or clicks); Enter starts."""
+    """Pick a scenario, a side and a difficulty with the arrow keys (or clicks); Enter starts. An economy scenario
+    asks for the opponent's strategy profile instead of a difficulty."""
 
     def __init__(self, window: PlayWindow, content):
         self.window = window
         self.scenarios = sorted(content.scenarios)
         self.content = content
-        self.rows = ["scenario", "side", "difficulty"]
+        self.strategies = sorted(content.strategies)
         self.choice = {"scenario": self.scenarios.index("skirmish") if "skirmish" in self.scenarios else 0,
-                       "side": 0, "difficulty": 1}
+                       "side": 0, "difficulty": 1, "opponent": 0}
+        self._default_opponent()
         self.row = 0
         self.texts = [arcade.Text("", window.width / 2, 0, palette.TEXT, 20, anchor_x="center") for _ in range(8)]
+
+    @property
+    def scenario(self):
+        return self.content.scenarios[self.scenarios[self.choice["scenario"]]]
+
+    @property
+    def rows(self) -> list[str]:
+        return ["scenario", "side", "opponent" if is_economy(self.scenario) and self.strategies else "difficulty"]
+
+    def _default_opponent(self) -> None:
+        """The opponent row starts at the strategy the scenario gives the other side."""
+        named = [t.strategy for t in self.scenario.teams if t.strategy in self.strategies]
+        self.choice["opponent"] = self.strategies.index(named[-1]) if named else 0
 
     def options(self, row: str) -> list[str]:
         if row == "scenario":
             return self.scenarios
         if row == "side":
-            teams = self.content.scenarios[self.scenarios[self.choice["scenario"]]].teams
-            return [t.name for t in teams] + ["spectate"]
+            return [t.name for t in self.scenario.teams] + ["spectate"]
+        if row == "opponent":
+            return self.strategies
         return list(DIFFICULTY)
+
+    def label(self, row: str) -> str:
+        value = self.value(row)
+        if row == "opponent":
+            profile = self.content.strategies[value]
+            return f"{profile.name or value} ({value})"
+        if row == "scenario":
+            return f"{value}: {self.content.scenarios[value].name}" if self.content.scenarios[value].name else value
+        return value
 
     def value(self, row: str) -> str:
         opts = self.options(row)
@@ -420,7 +658,7 @@ class StartMenu:
         lines = [("rts", palette.SELECT, 36)]
         for i, row in enumerate(self.rows):
             mark = ">" if i == self.row else " "
-            lines.append((f"{mark} {row}: < {self.value(row)} >", palette.TEXT if i == self.row else palette.DIM, 20))
+            lines.append((f"{mark} {row}: < {self.label(row)} >", palette.TEXT if i == self.row else palette.DIM, 20))
         lines.append(("arrows choose, Enter starts, Esc quits", palette.DIM, 14))
         y = h * 0.7
         for t, (text, color, size) in zip(self.texts, lines):
@@ -438,6 +676,8 @@ class StartMenu:
         elif symbol in (k.LEFT, k.RIGHT):
             n = len(self.options(row))
             self.choice[row] = (self.choice[row] + (1 if symbol == k.RIGHT else -1)) % n
+            if row == "scenario":
+                self._default_opponent()
         elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
             self.launch()
         elif symbol == k.ESCAPE:
@@ -450,13 +690,17 @@ class StartMenu:
         side = self.value("side")
         teams = self.options("side")[:-1]
         player = None if side == "spectate" else teams.index(side)
-        self.window.start(self.value("scenario"), player, self.value("difficulty"))
+        if "opponent" in self.rows:
+            self.window.start(self.value("scenario"), player, "normal", self.value("opponent"))
+        else:
+            self.window.start(self.value("scenario"), player, self.value("difficulty"))
 
 
 def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
              frames: int | None = None, screenshot: str | None = None, record: str | None = None,
-             watch: bool = False, mods: list | None = None) -> int:
-    window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods)
+             watch: bool = False, mods: list | None = None, strategy: str | None = None) -> int:
+    window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods,
+                        strategy=strategy)
     if frames is None:
         arcade.run()
         return 0

@@ -1,18 +1,43 @@
-"""Drawing a match: the map, doors, pickups, units with health and ammo bars, the minimap and the commander's
-region overlay. Shared by the play window and the replay viewer; it only reads the world.
+"""Drawing a match: the map, doors, pickups, resource fields, buildings, units with health and ammo bars, the
+minimap and the commander's region overlay. Shared by the play window and the replay viewer; it only reads the
+world.
 
-Everything is batched: the map is one texture, units and bars are sprite lists (their positions are updated
-each frame), minimap dots are one ``draw_points`` call per team.
+Everything is batched: the map is one texture; fields, buildings, units, the loads workers carry and every bar
+are sprite lists (their positions are updated each frame); building letters are one pyglet batch, rebuilt only
+when a building appears, is finished or goes; minimap dots are one ``draw_points`` call per team and the
+minimap's buildings and fields one sprite list.
+
+- a **building** is its footprint in its team's colour: a solid block with a darker rim when complete, stripes
+  with a progress bar under construction; its health bar shows when it is hurt or selected, a thin bar inside
+  its foot while it trains a unit;
+- a **resource field** is a square in its tile's legend colour that shrinks and fades as it is mined;
+- a **worker** carrying a load has a small square of the field's colour beside it.
 """
 from __future__ import annotations
 
+import math
+
 import arcade
 import esper
+import pyglet
 
-from components import Ammo, Door, Health, Pickup, Position, Selectable, SquadOrder, Team
+from components import (Ammo, Building, Door, Health, Pickup, Position, Rally, ResourceField, Selectable, SquadOrder,
+                        Team, UnitKind, Worker)
 from game.app.views import palette
 
 TILE = 16
+
+
+class _BuildingLook:
+    """The sprites of one building: its body, its bar's background and fill, its production bar, its minimap
+    square."""
+    __slots__ = ("body", "bg", "bar", "prod", "mini", "done", "kind")
+
+    def __init__(self, body, bg, bar, prod, mini, done, kind):
+        self.body, self.bg, self.bar, self.prod, self.mini, self.done, self.kind = body, bg, bar, prod, mini, done, kind
+
+    def sprites(self):
+        return self.body, self.bg, self.bar, self.prod, self.mini
 
 
 class Scene:
@@ -59,6 +84,21 @@ class Scene:
         self.unit_sprites: dict[int, arcade.Sprite] = {}
         self.bar_sprites: dict[int, tuple] = {}
         self.overlay_texture = None
+        # the economy: fields, buildings, loads, and their minimap squares
+        self.fields = arcade.SpriteList()
+        self.field_texture = None
+        self.field_sprites: dict[int, tuple] = {}        # eid -> (map sprite, minimap sprite, amount drawn)
+        self.buildings = arcade.SpriteList()
+        self.building_bars = arcade.SpriteList()
+        self.building_looks: dict[int, _BuildingLook] = {}
+        self.loads = arcade.SpriteList()
+        self.load_sprites: dict[int, arcade.Sprite] = {}
+        self.minimap_objects = arcade.SpriteList()
+        self.building_textures: dict[tuple, arcade.Texture] = {}
+        self.labels = pyglet.graphics.Batch()
+        self.label_texts: list = []
+        self.labels_key = None
+        self.sync_economy()
 
     # -- coordinates ---------------------------------------------------------------------------------------
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
@@ -75,7 +115,7 @@ class Scene:
         world.activate()
         alive = set()
         selected = set(selected)
-        for eid, (pos, team, sel, health) in esper.get_components(Position, Team, Selectable, Health):
+        for eid, (pos, team, sel, health, _k) in esper.get_components(Position, Team, Selectable, Health, UnitKind):
             alive.add(eid)
             sprite = self.unit_sprites.get(eid)
             if sprite is None:
@@ -115,7 +155,134 @@ class Scene:
                 sprite.color = palette.DOOR[door.state]
         for eid in [e for e in self.pickup_sprites if not esper.entity_exists(e)]:
             self.pickup_sprites.pop(eid).remove_from_sprite_lists()
+        alive |= self.sync_economy(selected)
         return alive
+
+    def sync_economy(self, selected=frozenset()) -> set:
+        """Fields, buildings and carried loads as they are now; returns the ids of the living buildings."""
+        world = self.world
+        tmap = world.tilemap
+        s = self.MINIMAP_SCALE
+        mx, my, _w, _h = self.minimap_rect()
+        seen = set()
+        for eid, field in esper.get_component(ResourceField):
+            seen.add(eid)
+            entry = self.field_sprites.get(eid)
+            if entry is None:
+                color = palette.field_color(tmap, field.tx, field.ty)
+                cx, cy = self.to_screen(field.tx + 0.5, field.ty + 0.5)
+                if self.field_texture is None:
+                    self.field_texture = arcade.Texture(palette.field_image(TILE))
+                sprite = arcade.Sprite(self.field_texture, center_x=cx, center_y=cy)
+                sprite.color = color
+                mini = arcade.SpriteSolidColor(s, s, mx + (field.tx + 0.5) * s, my + (tmap.height - field.ty - 0.5) * s,
+                                               color)
+                self.fields.append(sprite)
+                self.minimap_objects.append(mini)
+                entry = (sprite, mini, None)
+            if entry[2] != field.amount:                    # smaller and fainter as it is mined
+                frac = max(0.0, min(1.0, field.amount / palette.field_start(tmap, field.tx, field.ty, field.amount)))
+                entry[0].scale = 0.35 + 0.65 * math.sqrt(frac)
+                entry[0].alpha = int(110 + 145 * frac)
+                entry = (entry[0], entry[1], field.amount)
+            self.field_sprites[eid] = entry
+        for eid in [e for e in self.field_sprites if e not in seen]:
+            for sprite in self.field_sprites.pop(eid)[:2]:
+                sprite.remove_from_sprite_lists()
+        buildings = set()
+        ledger = world.ledger
+        labels_key = []
+        for eid, (b, team, health) in esper.get_components(Building, Team, Health):
+            buildings.add(eid)
+            look = self.building_looks.get(eid)
+            if look is None or look.done != b.done:
+                if look is not None:
+                    for sprite in look.sprites():
+                        sprite.remove_from_sprite_lists()
+                look = self._building_look(b, team.team)
+                self.building_looks[eid] = look
+            labels_key.append((eid, b.done))
+            left, top = b.tx * TILE, (tmap.height - b.ty) * TILE
+            width = b.w * TILE - 4
+            cx = left + b.w * TILE / 2
+            frac = max(0.0, min(1.0, health.hp / health.max_hp))
+            if not b.done:                                  # construction: the progress bar, always
+                show, frac, color = True, b.work / max(1, b.work_needed), palette.PROGRESS
+            else:
+                show, color = eid in selected or frac < 1.0, palette.HP if frac > 0.35 else palette.HP_LOW
+            look.bg.visible = look.bar.visible = show
+            if show:
+                look.bg.width = width
+                look.bg.center_x, look.bg.center_y = cx, top + 4
+                look.bar.width = max(1.0, width * frac)
+                look.bar.center_x, look.bar.center_y = left + 2 + look.bar.width / 2, top + 4
+                look.bar.color = color
+            training = ledger.current(eid, "production") if b.done else None
+            busy = training is not None and training.state == "started" and training.data.get("total")
+            look.prod.visible = bool(busy)
+            if busy:
+                done = 1.0 - training.data["left"] / training.data["total"]
+                look.prod.width = max(1.0, width * done)
+                look.prod.center_x = left + 2 + look.prod.width / 2
+                look.prod.center_y = top - b.h * TILE + 4
+        for eid in [e for e in self.building_looks if e not in buildings]:
+            for sprite in self.building_looks.pop(eid).sprites():
+                sprite.remove_from_sprite_lists()
+        if labels_key != self.labels_key:
+            self._rebuild_labels()
+            self.labels_key = labels_key
+        carrying = set()
+        for eid, (worker, pos) in esper.get_components(Worker, Position):
+            if worker.carrying <= 0:
+                continue
+            carrying.add(eid)
+            sprite = self.load_sprites.get(eid)
+            if sprite is None:
+                sprite = arcade.SpriteSolidColor(5, 5, color=palette.RESOURCE)
+                self.load_sprites[eid] = sprite
+                self.loads.append(sprite)
+            sx, sy = self.to_screen(pos.x, pos.y)
+            sprite.center_x, sprite.center_y = sx + 5, sy - 5
+        for eid in [e for e in self.load_sprites if e not in carrying]:
+            self.load_sprites.pop(eid).remove_from_sprite_lists()
+        return buildings
+
+    def _building_look(self, b, team: int) -> _BuildingLook:
+        key = (b.w, b.h, b.done)
+        texture = self.building_textures.get(key)
+        if texture is None:
+            texture = arcade.Texture(palette.building_image(b.w * TILE, b.h * TILE, b.done))
+            self.building_textures[key] = texture
+        color = self.team_colors[team]
+        cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
+        body = arcade.Sprite(texture, center_x=cx, center_y=cy)
+        body.color = color
+        self.buildings.append(body)
+        bg = arcade.SpriteSolidColor(16, 4, color=palette.BAR_BG)
+        bar = arcade.SpriteSolidColor(16, 4, color=palette.HP)
+        prod = arcade.SpriteSolidColor(16, 3, color=palette.TRAINING)
+        prod.visible = False
+        self.building_bars.extend((bg, bar, prod))
+        s = self.MINIMAP_SCALE
+        mx, my, _w, _h = self.minimap_rect()
+        mini = arcade.SpriteSolidColor(b.w * s, b.h * s, mx + (b.tx + b.w / 2) * s,
+                                       my + (self.world.tilemap.height - b.ty - b.h / 2) * s, color)
+        if not b.done:
+            mini.alpha = 150
+        self.minimap_objects.append(mini)
+        return _BuildingLook(body, bg, bar, prod, mini, b.done, b.kind)
+
+    def _rebuild_labels(self) -> None:
+        """Each building's letter (its kind's initial), one batch, made again only when the buildings change."""
+        self.labels = pyglet.graphics.Batch()
+        self.label_texts = []
+        for eid, look in sorted(self.building_looks.items()):
+            b = esper.component_for_entity(eid, Building)
+            cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
+            size = max(7, min(b.w, b.h) * 6)
+            self.label_texts.append(arcade.Text(look.kind[:1].upper(), cx, cy, palette.LABEL if look.done else
+                                                palette.TEXT, size, anchor_x="center", anchor_y="center", bold=True,
+                                                batch=self.labels))
 
     def draw_world(self, selected=(), inspected=None, overlay=None) -> None:
         """The map and everything on it, under the world camera. ``overlay``: (regions, orders) to draw."""
@@ -124,13 +291,30 @@ class Scene:
         if overlay is not None:
             self._draw_overlay(*overlay)
         self.objects.draw()
+        self.fields.draw(pixelated=True)
+        self.buildings.draw(pixelated=True)
+        if self.building_looks:
+            self.labels.draw()
         if self.draw_units:
             self.units.draw()
+            self.loads.draw()
             self.bars.draw()
+        self.building_bars.draw()
         for eid in selected:
             sprite = self.unit_sprites.get(eid)
             if sprite is not None:
                 arcade.draw_circle_outline(sprite.center_x, sprite.center_y, sprite.width / 2 + 3, palette.SELECT, 2)
+                continue
+            look = self.building_looks.get(eid)
+            if look is not None:
+                body = look.body
+                arcade.draw_lrbt_rectangle_outline(body.left - 2, body.right + 2, body.bottom - 2, body.top + 2,
+                                                   palette.SELECT, 2)
+                rally = esper.try_component(eid, Rally) if esper.entity_exists(eid) else None
+                if rally is not None and rally.on:
+                    rx, ry = self.to_screen(rally.x, rally.y)
+                    arcade.draw_line(body.center_x, body.center_y, rx, ry, palette.SELECT, 1)
+                    arcade.draw_circle_outline(rx, ry, 5, palette.SELECT, 2)
         if inspected is not None and inspected in self.unit_sprites:
             sprite = self.unit_sprites[inspected]
             arcade.draw_circle_outline(sprite.center_x, sprite.center_y, sprite.width / 2 + 6, palette.INSPECT, 2)
@@ -168,10 +352,12 @@ class Scene:
         tmap = self.world.tilemap
         arcade.draw_lrbt_rectangle_filled(x0 - 2, x0 + w + 2, y0 - 2, y0 + h + 2, palette.PANEL)
         arcade.draw_texture_rect(self.minimap_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
+        if len(self.minimap_objects):
+            self.minimap_objects.draw()
         points: dict[int, list] = {}
         world = self.world
         world.activate()
-        for _eid, (pos, team, _h) in esper.get_components(Position, Team, Health):
+        for _eid, (pos, team, _h, _k) in esper.get_components(Position, Team, Health, UnitKind):
             points.setdefault(team.team, []).append((x0 + pos.x * s, y0 + (tmap.height - pos.y) * s))
         for team, pts in sorted(points.items()):
             arcade.draw_points(pts, self.team_colors[team], 3)
