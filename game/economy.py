@@ -40,6 +40,19 @@ def stockpile(world, team: int) -> Stockpile:
     return stock
 
 
+def freed_hold(world, action, pool: tuple) -> int:
+    """How much of ``pool`` counts as free for ``action``: what it holds itself (its check runs again when it
+    starts), plus what the actor's current action in the same one-action lane holds (accepting this one
+    supersedes it, releasing that). So a worker re-ordered to the field it mines, or to build again, is not
+    refused by its own hold."""
+    held = sum(r[-1] for r in action.reservations if tuple(r[:-1]) == pool and type(r[-1]) is int)
+    lane, queue = world.ledger.lane_of(action)
+    current = world.ledger.current(action.actor, lane)
+    if queue == 1 and current is not None and current is not action:
+        held += sum(r[-1] for r in current.reservations if tuple(r[:-1]) == pool and type(r[-1]) is int)
+    return held
+
+
 def available(world, team: int, own_hold: int = 0) -> int:
     """What the team can still commit: its stockpile less what the ledger holds for waiting actions (plus
     ``own_hold``, the amount the asking action itself already holds)."""

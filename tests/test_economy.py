@@ -402,3 +402,21 @@ def test_random_economy_actions_keep_every_hold_and_stockpile_honest(tmp_path_fa
         assert stockpile(world, 0).amount == 600 + gathered - ledger_of_costs() - trained
     finally:
         world.close()
+
+
+def test_re_ordering_a_worker_is_not_refused_by_its_own_hold(econ):
+    world = econ(blue_workers=2, blue_stock=100)
+    w1, w2 = units_of(world, 0, "worker")
+    field = field_at(world, 2, 2)
+    a, b = submit(world, "gather", w1, field), submit(world, "gather", w2, field)
+    world.step()
+    assert a.state == STARTED and b.state == STARTED                 # both slots taken
+    again = submit(world, "gather", w1, field, loads=1)              # the same worker, re-ordered to its field
+    world.step()
+    assert again.state == STARTED and a.state == CANCELLED
+    build = submit(world, "build", w2, building="depot", x=9, y=3)   # 100 of 100 held
+    world.step()
+    assert build.state == STARTED and available(world, 0) == 0
+    moved = submit(world, "build", w2, building="depot", x=12, y=3)  # changing its mind: the old hold is freed
+    world.step()
+    assert moved.state == STARTED and build.state == CANCELLED and available(world, 0) == 0

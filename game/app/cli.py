@@ -396,12 +396,15 @@ def cmd_play(args) -> int:
     for profile in ("uct_small", "uct", "uct_hard"):
         if profile not in content.commanders:
             raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
+    if args.opponent is not None and args.opponent not in content.strategies:
+        raise CliError(f"--opponent: unknown strategy '{args.opponent}' "
+                       f"(known: {', '.join(sorted(content.strategies)) or 'none'})")
     def play():
         from game.app.views.play import run_play  # window code is loaded only here and in `replay --view`
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
                         difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
                         record=None if args.no_record else args.record, watch=args.watch,
-                        mods=[str(m) for m in args.mod])
+                        mods=[str(m) for m in args.mod], strategy=args.opponent)
     return _in_window(play)
 
 
@@ -532,6 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_nonneg_int, default=1)
     p.add_argument("--team", type=_nonneg_int, default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
+    p.add_argument("--opponent", default=None, metavar="STRATEGY",
+                   help="the strategy profile every other team plays in an economy scenario (macro, worker_rush, "
+                        "scout_rush, heavy_rush; default: the scenario's)")
     p.add_argument("--record", default="last.rtsreplay", metavar="FILE",
                    help="record the match there, to replay and explain it afterwards (default: last.rtsreplay)")
     p.add_argument("--no-record", action="store_true", help="do not record the match")

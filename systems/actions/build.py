@@ -4,18 +4,13 @@ from __future__ import annotations
 import esper
 
 from components import Building, Health, Position, Team, Worker
-from game.economy import (START_HP, available, beside, footprint_tiles, missing_requirements, place_building,
-                          site_problem, stockpile, touching)
+from game.economy import (START_HP, available, beside, footprint_tiles, freed_hold, missing_requirements,
+                          place_building, site_problem, stockpile, touching)
 from game.ledger import CONFIRMED, FAILED
 from systems.actions.base import Walker, comp, halt
 
 #: seconds a builder waits beside a site that units stand on before it gives up
 SITE_PATIENCE = 5.0
-
-
-def own_hold(action, pool: tuple) -> int:
-    """How much of ``pool`` the action itself holds (its reservations are counted in the ledger's totals)."""
-    return sum(r[-1] for r in action.reservations if tuple(r[:-1]) == pool and type(r[-1]) is int)
 
 
 class BuildExecutor(Walker):
@@ -63,7 +58,7 @@ class BuildExecutor(Walker):
         missing = missing_requirements(world, team, bdef.requires)
         if missing:
             return f"needs {', '.join(missing)} first"
-        if available(world, team, own_hold(action, ("stock", team))) < bdef.cost:
+        if available(world, team, freed_hold(world, action, ("stock", team))) < bdef.cost:
             return f"not enough resources ({bdef.cost} needed)"
         problem = site_problem(world, kind, x, y, units=False)   # units on it are waited for when the builder arrives
         if problem:

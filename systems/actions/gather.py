@@ -4,7 +4,7 @@ from __future__ import annotations
 import esper
 
 from components import Building, Position, ResourceField, Stockpile, Team, Worker
-from game.economy import beside, remove_field, stockpile, touching
+from game.economy import beside, freed_hold, remove_field, stockpile, touching
 from game.ledger import CONFIRMED, FAILED
 from systems.actions.base import Walker, comp, set_route
 
@@ -52,9 +52,8 @@ class GatherExecutor(Walker):
         return action.data["gx"], action.data["gy"]
 
     def _slots_free(self, world, action, field: ResourceField) -> bool:
-        held = world.ledger.held_amount(("field", action.target))
-        mine = 1 if any(r[:2] == ["field", action.target] for r in action.reservations) else 0
-        return held - mine < field.slots
+        pool = ("field", action.target)
+        return world.ledger.held_amount(pool) - freed_hold(world, action, pool) < field.slots
 
     def check_more(self, world, action):
         field = comp(action.target, ResourceField)

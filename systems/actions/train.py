@@ -4,10 +4,10 @@ from __future__ import annotations
 import esper
 
 from components import Building, Position, Team
-from game.economy import available, missing_requirements, population_cap, population_used, rally_point, stockpile
+from game.economy import (available, freed_hold, missing_requirements, population_cap, population_used, rally_point,
+                          stockpile)
 from game.ledger import CONFIRMED
 from systems.actions.base import Executor, set_route
-from systems.actions.build import own_hold
 
 QUEUE = 5
 
@@ -41,7 +41,7 @@ class TrainExecutor(Executor):
         missing = missing_requirements(world, team, udef.requires)
         if missing:
             return f"needs {', '.join(missing)} first"
-        if available(world, team, own_hold(action, ("stock", team))) < udef.cost:
+        if available(world, team, freed_hold(world, action, ("stock", team))) < udef.cost:
             return f"not enough resources ({udef.cost} needed)"
         return None
 
