@@ -56,3 +56,49 @@ def test_graph_draws_a_brain_as_png_svg_and_dot(tmp_path):
     assert bad.returncode == 2 and bad.stderr.strip() == "error: unknown brain 'nobody' (known: guard)"
     bad = rts("graph", "guard", "-o", str(tmp_path / "x.gif"))
     assert bad.returncode == 2 and "as .png, .svg or .dot" in bad.stderr
+
+
+def test_a_building_type_is_content_alone(tmp_path):
+    """docs/modding.md's bunker: a new building type that validates, is built by a worker and shoots."""
+    import esper
+    from components import Building, Weapon
+    from content.loader import load_content
+    from game.world import World
+    from tests.conftest import write_mod
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "modding.md").read_text()
+    bunker = guide.split("# mymod/buildings/bunker.toml\n", 1)[1].split("```", 1)[0]
+    mod = write_mod(tmp_path / "mymod", {
+        "buildings/bunker.toml": bunker,
+        "scenarios/fort.toml": """
+            id = "fort"
+            map = "outpost"
+            [[teams]]
+            name = "Blue"
+            color = [0, 0, 255]
+            ai = "idle"
+            start = 0
+            stock = 500
+            buildings = [{ building = "hq" }, { building = "barracks", at = [12, 12] }]
+            spawns = [{ unit = "worker", count = 2 }]
+            [[teams]]
+            name = "Red"
+            color = [255, 0, 0]
+            ai = "idle"
+            start = 1
+            buildings = [{ building = "hq" }]
+        """})
+    assert rts("validate", "--mod", str(mod)).returncode == 0
+    world = World(load_content([mod]), "fort", 1)
+    try:
+        world.activate()
+        worker = min(e for e, _w in esper.get_component(__import__("components").Worker))
+        act = world.ledger.submit(world.tick, "build", worker, 0, {"building": "bunker", "x": 20, "y": 4})
+        for _ in range(900):
+            world.step()
+            if act.done:
+                break
+        assert act.state == "confirmed", act.reason
+        bunker_eid = next(e for e, b in esper.get_component(Building) if b.kind == "bunker")
+        assert esper.component_for_entity(bunker_eid, Weapon).range == 5.0
+    finally:
+        world.close()
