@@ -32,9 +32,11 @@ class InspectorPanel:
         t.color = color
         t.draw()
 
-    def draw(self, title: str, explanation: dict | None, commander: CommanderDecision | None = None) -> None:
+    def draw(self, title: str, explanation: dict | None, commander: CommanderDecision | None = None,
+             notes: list[str] | None = None) -> None:
         """``explanation``: ``game.app.explain.explain`` of the NPC's record; ``commander``: its team's latest
-        commander record."""
+        commander record; ``notes``: for an entity no brain drives (a worker, a building), what the ledger says it
+        is doing, in lines (``game.app.entities.entity_lines``)."""
         w, h = self.window.width, self.window.height
         left = w - WIDTH
         arcade.draw_lrbt_rectangle_filled(left, w, 0, h, palette.PANEL)
@@ -45,7 +47,16 @@ class InspectorPanel:
         y -= LINE + 4
         e = explanation
         if e is None:
-            self._text(i, "no decision recorded yet", left + 10, y, palette.DIM)
+            if not notes:
+                self._text(i, "no decision recorded yet", left + 10, y, palette.DIM)
+                return
+            for note in notes:
+                for part in textwrap.wrap(note.strip(), 42) or [""]:
+                    if i >= len(self.texts) - 1:
+                        return
+                    self._text(i, part, left + 10, y, palette.TEXT if note.startswith("  ") else palette.SELECT)
+                    i += 1
+                    y -= LINE
             return
         rows = [
             (f"mode  {e['mode'] or 'idle'}   ({e['reason']})", palette.TEXT),

@@ -34,6 +34,7 @@ import esper
 from components import Team
 import sys
 
+from game.app import entities
 from game.app import explain as ex
 from game import economy, orders
 from game.ledger import REJECTED, SUBMITTED
@@ -347,6 +348,7 @@ class PlayWindow(arcade.Window):
         world = self.world
         eid = self.inspected
         commander = None
+        notes = None
         if eid is None:
             title = "inspector: click a unit"
             explanation = None
@@ -355,9 +357,12 @@ class PlayWindow(arcade.Window):
             record = world.decisions.latest("npc", eid)
             explanation = None if record is None else ex.explain(record, lambda aid: _ledger_state(world, aid))
             title = f"entity {eid}" + ("" if record is not None else " (no brain)")
+            if record is None:                       # a worker or a building: what the ledger says it does
+                described = entities.explain_entity(world, eid, max(0, world.tick - entities.HISTORY_TICKS))
+                notes = entities.entity_lines(described)[1:] if described else None
             if team is not None:
                 commander = world.decisions.latest("commander", team)
-        self.inspector.draw(title, explanation, commander)
+        self.inspector.draw(title, explanation, commander, notes)
 
     def _draw_end(self) -> None:
         world = self.world
