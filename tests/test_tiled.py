@@ -3,6 +3,8 @@ import base64
 import gzip
 import json
 import os
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -413,3 +415,25 @@ def test_any_wrong_value_anywhere_is_loaded_or_refused_in_one_line(tmp_path_fact
         load_content([mod])
     except ContentError as exc:
         assert "\n" not in str(exc) and str(exc).startswith(str(mod / "maps" / "tiny.tmj")), str(exc)
+# -- the example mod ---------------------------------------------------------------------------------------------
+
+def rts(*args):
+    return subprocess.run([sys.executable, "-m", "game.app.cli", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+
+
+def test_the_example_tileset_names_every_legend_tile():
+    """A new legend row needs a tile in the example tileset (and the modding guide's table)."""
+    tsx = (EXAMPLE / "maps" / "terrain.tsx").read_text()
+    for tile in LEGEND.values():
+        assert f'type="{tile.name}"' in tsx or f'class="{tile.name}"' in tsx, tile.name
+
+
+def test_the_example_mod_validates_and_plays(tmp_path):
+    content = load_content([EXAMPLE])
+    islands = content.maps["islands"]
+    assert len(islands.starts) == 2 and "$" in "".join(islands.rows)
+    assert rts("validate", "--mod", str(EXAMPLE)).returncode == 0
+    proc = rts("match", "--mod", str(EXAMPLE), "--scenario", "islands_duel", "--seed", "1", "--ticks", "600")
+    assert proc.returncode == 0, proc.stderr
+
