@@ -437,3 +437,13 @@ def test_the_example_mod_validates_and_plays(tmp_path):
     proc = rts("match", "--mod", str(EXAMPLE), "--scenario", "islands_duel", "--seed", "1", "--ticks", "600")
     assert proc.returncode == 0, proc.stderr
 
+
+
+def test_the_content_watcher_sees_tiled_maps_and_tilesets(tmp_path):
+    from game.app.hotreload import ContentWatcher
+    mod = write(tmp_path / "mod", {"maps/tiny.tmj": TINY, "maps/t.tsx": "<tileset/>", "maps/notes.txt": "x"})
+    watcher = ContentWatcher([mod])
+    assert {Path(p).name for p in watcher.stamp} >= {"tiny.tmj", "t.tsx"}
+    assert "notes.txt" not in {Path(p).name for p in watcher.stamp}
+    (mod / "maps" / "t.tsx").write_text("<tileset name='changed'/>")
+    assert [Path(p).name for p in watcher.changed()] == ["t.tsx"]
