@@ -216,10 +216,10 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
     seen_here: dict[tuple[str, str], str] = {}
     for entry in sorted(root.iterdir()):
         if entry.is_dir() and not entry.name.startswith((".", "_")) and entry.name not in KINDS:
-            if any(entry.glob("*.toml")):
+            if any(entry.glob("*.toml")) or any(entry.glob("*.tmj")):
                 problems.append(Problem(_display(entry), None, "",
                                         f"unknown content kind '{entry.name}' (expected {', '.join(KINDS)})"))
-        elif entry.is_file() and entry.suffix == ".toml" and is_mod:
+        elif entry.is_file() and entry.suffix in (".toml", ".tmj") and is_mod:
             problems.append(Problem(_display(entry), None, "",
                                     f"content files belong in a kind directory ({', '.join(KINDS)})"))
     for kind in KINDS:

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from content.loader import MAX_FILE_BYTES, ContentError, TileMap, load_content
+from content.schema import KINDS
 from content.tiles import LEGEND
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -447,3 +448,23 @@ def test_the_content_watcher_sees_tiled_maps_and_tilesets(tmp_path):
     assert "notes.txt" not in {Path(p).name for p in watcher.stamp}
     (mod / "maps" / "t.tsx").write_text("<tileset name='changed'/>")
     assert [Path(p).name for p in watcher.changed()] == ["t.tsx"]
+
+
+def test_a_tiled_map_outside_maps_is_reported_not_ignored(tmp_path):
+    mod = write(tmp_path / "mod", {"map/islands.tmj": TINY, "islands.tmj": TINY})
+    with pytest.raises(ContentError) as info:
+        load_content([mod])
+    kinds = ", ".join(KINDS)
+    assert [str(p) for p in info.value.problems] == [
+        f"{mod}/islands.tmj: content files belong in a kind directory ({kinds})",
+        f"{mod}/map: unknown content kind 'map' (expected {kinds})"]
+
+
+def test_non_utf8_and_deeply_nested_xml_are_refused(tmp_path):
+    assert _hostile(tmp_path / "a", {"maps/tiny.tmj": b'{"a":\n "\xff"}'}) == \
+        "maps/tiny.tmj:2: file is not valid UTF-8"
+    tsx = "<tileset>" + "<x>" * 100 + "</x>" * 100 + "</tileset>"
+    tmj = TINY.replace('{"firstgid": 1, "name": "legend"', '{"firstgid": 1, "source": "t.tsx"}, {"firstgid": 50, '
+                                                           '"name": "legend"')
+    assert _hostile(tmp_path / "b", {"maps/tiny.tmj": tmj, "maps/t.tsx": tsx}) == \
+        "maps/t.tsx: XML nesting is deeper than 64 levels (line 1)"
