@@ -22,8 +22,9 @@ from bisect import bisect_right
 from content.toml_lines import line_of
 
 #: a string, a structural character, or a whole array holding no string, object or array (a layer's data)
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\[[^"\[\]{}]*\]|[{}\[\]:,]')
-MAX_DIGITS = 40          # a number literal longer than this is refused (no map needs it)
+_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_TOKEN = re.compile(_STRING + r'|\[[^"\[\]{}]*\]|[{}\[\]:,]')
+MAX_DIGITS = 40          # a float literal longer than this (plus 10 for sign and exponent) is refused
 
 
 class JsonError(ValueError):
@@ -110,12 +111,6 @@ def _constant(token: str):
     raise _Refused(token, f"{token} is not a number JSON allows")
 
 
-def _int(token: str) -> int:
-    if len(token.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(token, f"a number with {len(token.lstrip('-'))} digits is too long")
-    return int(token)
-
-
 def _float(token: str) -> float:
     if len(token) > MAX_DIGITS + 10:
         raise _Refused(token, f"a number written with {len(token)} characters is too long")
@@ -125,9 +120,9 @@ def _float(token: str) -> float:
     return value
 
 
-def _where(text: str, lines: _Lines, token: str) -> tuple[int | None, int | None]:
-    """Position of the first ``token`` outside strings."""
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|' + re.escape(token), text):
+def _where(text: str, lines: _Lines, pattern: str) -> tuple[int | None, int | None]:
+    """Position of the first match of the regular expression ``pattern`` outside strings."""
+    for m in re.finditer(_STRING + "|" + pattern, text):
         if not m.group().startswith('"'):
             return lines.at(m.start())
     return None, None
@@ -138,11 +133,14 @@ def parse(text: str, max_depth: int = 64) -> tuple[object, dict[tuple, int]]:
     lines = _Lines(text)
     found = _scan(text, lines, max_depth)
     try:
-        value = json.loads(text, parse_constant=_constant, parse_int=_int, parse_float=_float)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
         raise JsonError(exc.msg, exc.lineno, exc.colno) from None
+    except ValueError:              # Python's own cap on integer digits (4300): what json parses ints with
+        line, col = _where(text, lines, r"\d{%d,}" % (MAX_DIGITS + 1))
+        raise JsonError("a whole number with too many digits", line, col) from None
     except _Refused as exc:
-        line, col = _where(text, lines, exc.token)
+        line, col = _where(text, lines, re.escape(exc.token))
         raise JsonError(exc.message, line, col) from None
     except RecursionError:     # pragma: no cover - the scan refuses this depth first
         raise JsonError(f"nesting is deeper than {max_depth} levels") from None

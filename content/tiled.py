@@ -117,7 +117,7 @@ class _Refused(Exception):
 
 # -- reading files ---------------------------------------------------------------------------------------------
 
-def read_bounded(path: Path, max_bytes: int) -> bytes:
+def _read_bounded(path: Path, max_bytes: int) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``max_bytes``; else _Refused with why.
 
     Opened non-blocking so a FIFO cannot stall the loader, checked with fstat on the open descriptor (no race
@@ -150,13 +150,10 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
         os.close(fd)
 
 
-def _read_json(path: Path, max_bytes: int, problems: list) -> tuple[object, dict, str, bytes] | None:
+def _read_json(path: Path, raw: bytes, problems: list) -> tuple[object, dict, str] | None:
+    """``raw`` (the bytes of ``path``) as JSON: (value, key lines, text), or None after reporting why not."""
     try:
-        raw = read_bounded(path, max_bytes)
         text = raw.decode("utf-8")
-    except _Refused as exc:
-        problems.append((path, None, "", str(exc)))
-        return None
     except UnicodeDecodeError as exc:
         problems.append((path, raw[:exc.start].count(b"\n") + 1, "", "file is not valid UTF-8"))
         return None
@@ -166,7 +163,7 @@ def _read_json(path: Path, max_bytes: int, problems: list) -> tuple[object, dict
         col = f" (column {exc.column})" if exc.column else ""
         problems.append((path, exc.line, "", f"invalid JSON: {exc.message}{col}"))
         return None
-    return value, lines, text, raw
+    return value, lines, text
 
 
 def _read_xml(path: Path, raw: bytes) -> tuple[ElementTree.Element, dict]:
@@ -222,10 +219,8 @@ def _is_int(v) -> bool:
     return type(v) is int
 
 
-def _int_at(doc: _Doc, obj: dict, loc: tuple, key: str, lo: int, hi: int, default=None):
+def _int_at(doc: _Doc, obj: dict, loc: tuple, key: str, lo: int, hi: int) -> int | None:
     if key not in obj:
-        if default is not None:
-            return default
         doc.bad(loc, f"required key '{key}' is missing")
         return None
     v = obj[key]
@@ -399,7 +394,7 @@ def _tilesets(doc: _Doc, raw_list, max_bytes: int, by_name: dict, extra_raw: lis
                 doc.bad(loc + ("source",), str(exc))
                 return None
             try:
-                raw = read_bounded(path, max_bytes)
+                raw = _read_bounded(path, max_bytes)
             except _Refused as exc:
                 doc.bad(loc + ("source",), f"tileset '{entry['source']}': {exc}")
                 return None
@@ -407,10 +402,10 @@ def _tilesets(doc: _Doc, raw_list, max_bytes: int, by_name: dict, extra_raw: lis
             if path.suffix.lower() == ".tsx":
                 ts = _xml_tileset(_Doc(path, {}, doc.problems), raw, firstgid, by_name)
             else:
-                read = _read_json(path, max_bytes, doc.problems)
+                read = _read_json(path, raw, doc.problems)
                 if read is None:
                     return None
-                value, lines, _text, _raw = read
+                value, lines, _text = read
                 sub = _Doc(path, lines, doc.problems)
                 if not isinstance(value, dict):
                     sub.bad((), "a tileset file must hold a JSON object")
@@ -547,10 +542,15 @@ def read_map(path: Path, max_bytes: int) -> MapFile:
 
 def _read_map(path: Path, max_bytes: int, problems: list) -> MapFile | None:
     from pytiled_parser.parsers.json.layer import parse as parse_layer
-    read = _read_json(path, max_bytes, problems)
+    try:
+        raw = _read_bounded(path, max_bytes)
+    except _Refused as exc:
+        problems.append((path, None, "", str(exc)))
+        return None
+    read = _read_json(path, raw, problems)
     if read is None:
         return None
-    raw_map, lines, text, raw = read
+    raw_map, lines, text = read
     doc = _Doc(path, lines, problems)
     if not isinstance(raw_map, dict):
         doc.bad((), "a Tiled map file holds a JSON object")
@@ -715,4 +715,4 @@ def _starts(doc: _Doc, flat: list, rows: list[str], tw: int, th: int, parse_laye
     return [(xy, loc) for _i, xy, loc in found]
 
 
-__all__ = ["MAP_SUFFIXES", "TILESET_SUFFIXES", "MapFile", "TiledError", "legend_by_name", "read_bounded", "read_map"]
+__all__ = ["MAP_SUFFIXES", "TILESET_SUFFIXES", "MapFile", "TiledError", "legend_by_name", "read_map"]

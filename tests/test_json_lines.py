@@ -66,7 +66,7 @@ def test_parse_returns_the_value_and_the_lines():
     ('{\n"a": NaN}', 2, 6, "NaN is not a number JSON allows"),
     ('{"a": -Infinity}', 1, 7, "-Infinity is not a number JSON allows"),
     ('{"a": 1e999}', 1, 7, "1e999 is out of range"),
-    ('{"a": "9", "b": ' + "9" * 50 + "}", 1, 17, "a number with 50 digits is too long"),
+    ('{"a": "' + "9" * 50 + '", "b": ' + "9" * 5000 + "}", 1, 66, "a whole number with too many digits"),
     ("[" * 65 + "]" * 65, 1, 65, "nesting is deeper than 64 levels"),
 ])
 def test_bad_json_is_refused_with_a_position(text, line, column, message):
