@@ -16,10 +16,11 @@ directory has the same shape)::
 Each file names its object with ``id``. A mod file whose id already exists
 overrides just the fields it gives (tables merge, everything else replaces);
 a new id adds an object. A Tiled map is read into the keys a TOML map has and
-is always a whole map: it replaces an earlier map of its id outright, and a later
-TOML file can still override its keys like any map's. Every problem becomes a ``ContentError`` reading
-``path:line: key.path: message``; the loader builds a fresh ``Content`` and
-only returns it when everything validated, so nothing is ever half-loaded.
+is always a whole map: it replaces an earlier map of its id outright, and a
+later TOML file can still override its keys like any map's. Every problem
+becomes a ``ContentError`` reading ``path:line: key.path: message``; the loader
+builds a fresh ``Content`` and only returns it when everything validated, so
+nothing is ever half-loaded.
 """
 from __future__ import annotations
 
