@@ -10,14 +10,17 @@ directory has the same shape)::
     buildings/*.toml  one building type per file
     strategies/*.toml one strategy profile per file (how a team runs its economy and army)
     commanders/*.toml one tactical commander profile per file
-    maps/*.toml       one map per file
+    maps/*.toml       one map per file (or maps/*.tmj, a map drawn in the Tiled editor: content/tiled.py)
     scenarios/*.toml  one scenario per file
 
 Each file names its object with ``id``. A mod file whose id already exists
 overrides just the fields it gives (tables merge, everything else replaces);
-a new id adds an object. Every problem becomes a ``ContentError`` reading
-``path:line: key.path: message``; the loader builds a fresh ``Content`` and
-only returns it when everything validated, so nothing is ever half-loaded.
+a new id adds an object. A Tiled map is read into the keys a TOML map has and
+is always a whole map: it replaces an earlier map of its id outright, and a
+later TOML file can still override its keys like any map's. Every problem
+becomes a ``ContentError`` reading ``path:line: key.path: message``; the loader
+builds a fresh ``Content`` and only returns it when everything validated, so
+nothing is ever half-loaded.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from content.brains import build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
 from content.schema import KINDS, BrainDef, BuildingDef, MapDef, ScenarioDef, StrategyDef, UnitDef
 from content.catalog import suggest
+from content.tiled import MAP_SUFFIXES, TiledError, read_map
 from content.tiles import LEGEND
 from content.toml_lines import key_lines, line_of
 
@@ -181,6 +185,22 @@ def _read_file(path: Path, shown: str, problems: list[Problem]) -> tuple[dict, s
     return data, text, raw
 
 
+def _read_tiled(path: Path, problems: list[Problem]) -> tuple[dict, dict, str, bytes] | None:
+    """A Tiled map file as (data, key lines, text, raw) like a TOML map file's; None after reporting why not."""
+    try:
+        tiled = read_map(path, MAX_FILE_BYTES)
+    except TiledError as exc:
+        problems.extend(Problem(_display(p), line, key, message) for p, line, key, message in exc.problems)
+        return None
+    return tiled.data, tiled.lines, tiled.text, tiled.raw
+
+
+def _kind_files(kind_dir: Path, kind: str) -> list[Path]:
+    """The content files of one kind directory, by name: TOML, and for maps the Tiled maps too."""
+    suffixes = (".toml",) + (MAP_SUFFIXES if kind == "maps" else ())
+    return sorted(p for p in kind_dir.glob("*") if p.suffix in suffixes)
+
+
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -197,23 +217,30 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
     seen_here: dict[tuple[str, str], str] = {}
     for entry in sorted(root.iterdir()):
         if entry.is_dir() and not entry.name.startswith((".", "_")) and entry.name not in KINDS:
-            if any(entry.glob("*.toml")):
+            if any(entry.glob("*.toml")) or any(entry.glob("*.tmj")):
                 problems.append(Problem(_display(entry), None, "",
                                         f"unknown content kind '{entry.name}' (expected {', '.join(KINDS)})"))
-        elif entry.is_file() and entry.suffix == ".toml" and is_mod:
+        elif entry.is_file() and entry.suffix in (".toml", ".tmj") and is_mod:
             problems.append(Problem(_display(entry), None, "",
                                     f"content files belong in a kind directory ({', '.join(KINDS)})"))
     for kind in KINDS:
         kind_dir = root / kind
         if not kind_dir.is_dir():
             continue
-        for path in sorted(kind_dir.glob("*.toml")):
+        for path in _kind_files(kind_dir, kind):
             shown = _display(path)
-            read = _read_file(path, shown, problems)
-            if read is None:
-                continue
-            data, text, raw = read
-            lines = key_lines(text)
+            tiled = path.suffix != ".toml"
+            if tiled:
+                read = _read_tiled(path, problems)
+                if read is None:
+                    continue
+                data, lines, text, raw = read
+            else:
+                read = _read_file(path, shown, problems)
+                if read is None:
+                    continue
+                data, text, raw = read
+                lines = key_lines(text)
             hasher.update(f"{kind}/{path.name}\0".encode())
             hasher.update(hashlib.blake2b(raw, digest_size=16).digest())
             files.append(shown)
@@ -229,7 +256,7 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
                 continue
             seen_here[key] = shown
             src = _Source(shown, data, lines, text)
-            if key in pending:
+            if key in pending and not tiled:
                 pending[key].data = _merge(pending[key].data, data)
                 pending[key].sources.append(src)
             else:

@@ -43,7 +43,8 @@ SECTIONS = [
     ("HTN compound task (`[compounds.NAME]` in an HTN domain)", schema.HtnCompoundDef, ""),
     ("HTN method (an item of a compound task's `methods`)", schema.HtnMethodDef, ""),
     ("Commander profile (`commanders/*.toml`)", schema.CommanderDef, "one tactical commander per file"),
-    ("Map (`maps/*.toml`)", schema.MapDef, "one map per file"),
+    ("Map (`maps/*.toml`)", schema.MapDef, "one map per file; a map drawn in the Tiled editor, `maps/*.tmj`, "
+                                           "gives the same keys: see \"Maps in Tiled\" in modding.md"),
     ("Scenario (`scenarios/*.toml`)", schema.ScenarioDef, "one match setup per file"),
     ("Team (`[[teams]]` in a scenario)", schema.TeamDef, ""),
     ("Starting building (an item of a team's `buildings`)", schema.BuildingSpawnDef, ""),
@@ -176,7 +177,10 @@ def generate() -> str:
                      f"{_esc(row['preconditions']) or '-'} | {timeout} |")
     lines += ["", "## GOAP target types (`target_type = \"...\"`)", "", "| type | the host offers |", "|---|---|"]
     lines += [f"| `{name}` | {_esc(meaning)} |" for name, meaning in TARGET_TYPES.items()]
-    lines += ["", "## Map tiles", "", "| tile | name | walkable at start | cover | entity placed on it | meaning |",
+    lines += ["", "## Map tiles", "",
+              "In a Tiled map (`maps/*.tmj`) a tile stands for the row its class names (`name`, case and `_` "
+              "ignored), or for the tile character in its string property `char`.", "",
+              "| tile | name | walkable at start | cover | entity placed on it | meaning |",
               "|---|---|---|---|---|---|"]
     lines += [f"| `{ch}` | {_esc(tile.name)} | {'yes' if tile.walkable else 'no'} | {'yes' if tile.cover else 'no'} | "
               f"{_placed(tile)} | {_esc(tile.description)} |" for ch, tile in LEGEND.items()]

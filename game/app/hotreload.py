@@ -1,7 +1,8 @@
 """Hot reload of content into a running match (`rts play --mod DIR --watch`).
 
-``ContentWatcher`` notices changed, added or removed ``.toml`` files (modification time and size, polled:
-no file-system notification dependency). ``reload`` loads the *whole* content set again — defaults plus mods,
+``ContentWatcher`` notices changed, added or removed ``.toml`` files, and in ``maps/`` Tiled maps and tilesets
+(``.tmj``, ``.json``, ``.tsx``, ``.tsj``), by modification time and size (polled: no file-system notification
+dependency). ``reload`` loads the *whole* content set again — defaults plus mods,
 all validated first, as at start-up — and only when everything validated does ``apply`` swap it in, between
 ticks:
 
@@ -25,6 +26,7 @@ import esper
 from components import BrainState, UnitKind
 from content.loader import DEFAULT_ROOT, ContentError, load_content
 from content.schema import KINDS
+from content.tiled import MAP_SUFFIXES, TILESET_SUFFIXES
 
 
 class ContentWatcher:
@@ -39,7 +41,8 @@ class ContentWatcher:
                 folder = root / kind
                 if not folder.is_dir():
                     continue
-                for path in sorted(folder.glob("*.toml")):
+                suffixes = (".toml",) + (MAP_SUFFIXES + TILESET_SUFFIXES if kind == "maps" else ())
+                for path in sorted(p for p in folder.glob("*") if p.suffix in suffixes):
                     try:
                         st = path.stat()
                     except OSError:
