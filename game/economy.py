@@ -208,7 +208,7 @@ def touching(tx: int, ty: int, w: int, h: int, x: float, y: float, reach: float 
     """Is the point (x, y) within ``reach`` tiles of the footprint's edge?"""
     dx = max(tx - x, 0.0, x - (tx + w))
     dy = max(ty - y, 0.0, y - (ty + h))
-    return dx * dx + dy * dy <= reach * reach
+    return dx * dx + dy * dy <= reach * reach + 1e-9     # within rounding, as for a unit and its mirror image
 
 
 def aim_point(eid: int, from_x: float, from_y: float) -> tuple[float, float]:

@@ -107,7 +107,7 @@ class Walker(Executor):
         pos = esper.component_for_entity(action.actor, Position)
         mover = esper.component_for_entity(action.actor, Mover)
         gx, gy = self.goal(world, action)
-        if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE:
+        if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE + 1e-9:
             action.data["at"] = 1
             return None
         nav = world.nav
