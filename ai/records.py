@@ -309,6 +309,8 @@ class CommanderDecision(Record):
     orders: list = field(default_factory=list)
     stats: list = field(default_factory=list)
     ms: float = 0.0           # wall-clock milliseconds the search took (informative only; never read back)
+    view: str = "all"         # what it searched on: "fog" (what its team sees and remembers, unseen squads
+                              # estimated), "sees_all" (its profile ignores fog) or "all" (no fog in the match)
 
     kind: ClassVar[str] = "commander"
     key_field: ClassVar[str] = "team"
@@ -318,7 +320,7 @@ CommanderDecision._SPEC = (
     ("tick", _int, None), ("team", _int, None), ("profile", _str, None), ("algorithm", _str, None),
     ("playouts", _int, None), ("iterations", _int, None), ("value", _num, None),
     ("groups", _list(_row(_str, _int, _num)), None), ("orders", _list(_row(_int, _str, _int)), None),
-    ("stats", _list(_row(_str, _int, _num)), None), ("ms", _num, None),
+    ("stats", _list(_row(_str, _int, _num)), None), ("ms", _num, None), ("view", _str, None),
 )
 
 #: every kind of top-level decision record, by its ``kind`` name

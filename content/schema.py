@@ -160,6 +160,8 @@ class CommanderDef(Strict):
     step_seconds: float = Field(default=10.0, gt=0, le=120, description="game seconds one simulate step covers")
     every: int = Field(default=90, ge=1, le=100_000, description="ticks between decisions")
     regions: int = Field(default=20, ge=1, le=200, description="how many regions the map is cut into (k-means)")
+    sees_all: bool = Field(default=False, description="ignore fog of war: its team's deciders see every enemy "
+                                                      "(a difficulty option; `rts explain` says so)")
 
 
 class StrategyDef(Strict):
@@ -183,6 +185,8 @@ class StrategyDef(Strict):
     attack_at: int = Field(default=8, ge=1, le=500, description="army size at which it attacks")
     workers_fight: bool = Field(default=False, description="its workers join the attack (a worker rush)")
     max_army: int = Field(default=200, ge=1, le=1000, description="it stops training army units at this many")
+    sees_all: bool = Field(default=False, description="ignore fog of war: its team's deciders see every enemy "
+                                                      "(a difficulty option; `rts explain` says so)")
 
 
 class ScenarioDef(Strict):
@@ -193,6 +197,8 @@ class ScenarioDef(Strict):
     max_ticks: int = Field(default=9000, ge=1, le=10_000_000,
                            description="ticks after which the match ends: decided by score, a draw only on equal "
                                        "scores")
+    fog: bool = Field(default=True, description="fog of war: each team sees only what its units and buildings "
+                                                "see, remembers buildings as last seen (false: everyone sees all)")
     victory: Literal["elimination", "headquarters"] = Field(
         default="elimination", description="elimination: a side loses when it has no units and no buildings left; "
                                            "headquarters: also when its last headquarters falls")

@@ -15,6 +15,12 @@ def ticks(seconds: float, hz: int) -> int:
     return max(1, int(round(seconds * hz)))
 
 
+def unit_weapon(unit: UnitDef, hz: int) -> Weapon:
+    """The Weapon component a unit of type ``unit`` starts with."""
+    return Weapon(range=float(unit.weapon.range), damage=float(unit.weapon.damage),
+                  cooldown=ticks(unit.weapon.cooldown, hz), accuracy=float(unit.weapon.accuracy))
+
+
 def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, ai: str) -> int:
     hz = world.hz
     comps = [
@@ -22,8 +28,7 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
         Mover(speed=float(unit.speed)),
         Health(float(unit.hp), float(unit.hp)),
         Team(team),
-        Weapon(range=float(unit.weapon.range), damage=float(unit.weapon.damage),
-               cooldown=ticks(unit.weapon.cooldown, hz), accuracy=float(unit.weapon.accuracy)),
+        unit_weapon(unit, hz),
         Ammo(clip=unit.ammo.clip, clip_size=unit.ammo.clip, reserve=unit.ammo.reserve,
              reload_ticks=ticks(unit.ammo.reload, hz)),
         Squad(squad),

@@ -36,6 +36,7 @@ class WorldState:
                          # and fields leave it, and the versions walkers compare their routes with
     components: dict     # component name -> its column encoding (components/columns.py), entities ascending
     ledger: list         # Ledger.state_rows(): next id, active actions, queued requests
+    fog: list            # Fog.state(): per team what it sees, has explored and remembers (game/fog.py)
 
     def pack(self) -> bytes:
         """The canonical bytes: what the sync hash digests and what a snapshot stores."""
@@ -49,7 +50,7 @@ class WorldState:
             raise ValueError(f"world state should have {len(names)} parts ({', '.join(names)})")
         state = cls(*parts)
         for name, kind in (("tick", int), ("rng", list), ("last_entity", int), ("nav", list),
-                           ("components", dict), ("ledger", list)):
+                           ("components", dict), ("ledger", list), ("fog", list)):
             value = getattr(state, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ValueError(f"world state part '{name}' should be {kind.__name__}")
@@ -87,7 +88,7 @@ def capture(world) -> WorldState:
     nav = world.nav
     return WorldState(world.tick, rng_state(world.rng), world.last_entity,
                       [nav.version, nav.door_version, nav.walkable_bits()], component_columns(world),
-                      world.ledger.state_rows())
+                      world.ledger.state_rows(), world.fog.state())
 
 
 def restore(world, state: WorldState) -> None:
@@ -144,6 +145,7 @@ def restore(world, state: WorldState) -> None:
         ledger_restore(world.ledger, state.ledger)
     except ValueError as exc:
         raise ValueError(f"ledger: {exc}") from None
+    world.fog.restore(state.fog)
 
 
 __all__ = ["WorldState", "capture", "restore", "rng_state", "component_columns", "MAX_ENTITY_ID"]

@@ -17,6 +17,7 @@ import numpy as np
 from ai.records import DecisionLog
 from components import Building, Health, Position, Team, UnitKind
 from game import victory
+from game.fog import Fog
 from content.loader import Content
 from game import TICK_HZ
 from game.ledger import Ledger
@@ -73,6 +74,8 @@ class World:
         self.content_changes: list[list] = []
         #: each team's latest enemy sighting [x, y, game seconds] shared by its NPCs (decider state)
         self.intel: list[list] = [[] for _ in self.scenario.teams]
+        #: what each team sees, has explored and remembers (game/fog.py); world state
+        self.fog = Fog(self, self.scenario.fog)
         #: what each NPC perceives (facts for its brain), built on demand for the NPCs that decide
         self.perception = Perception(self)
         #: every decider's recent decision records (ai.records), and this tick's for a replay recorder
@@ -82,6 +85,12 @@ class World:
         #: teams whose units a strategy profile runs (systems/strategy.py), not the scripted attack-nearest AI
         self.strategic_teams = frozenset(t for t, name in enumerate(self.strategies)
                                          if name and self.controllers[t] == "scripted")
+        #: teams whose commander or strategy profile is marked ``sees_all`` (a difficulty option): fog of war
+        #: does not bind their deciders (seen_index, known_building_index and the commander see everything)
+        self.sees_all = frozenset(
+            t for t in range(len(self.scenario.teams))
+            if (self.commanders[t] and content.commanders[self.commanders[t]].sees_all)
+            or (self.strategies[t] and content.strategies[self.strategies[t]].sees_all))
         #: each team's home quarter of the map (its start location's, or its spawns'): the turn its units break
         #: ties with, so that mirror-image teams on a symmetric map choose mirror-image tiles (game/economy.py)
         self.turns = [self._home_quarter(t) for t in range(len(self.scenario.teams))]
@@ -99,6 +108,7 @@ class World:
         self._index: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._bindex_tick = -1
         self._bindex: dict = {}
+        self._seen: dict[int, tuple] = {}
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -241,11 +251,41 @@ class World:
             self._bindex_tick = self.tick
         return self._bindex
 
+    def seen_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``team_index()`` as ``team`` may know it: its own and its allies' units, and the enemy units it sees now
+        (under fog of war; everything without). Built once per tick per team."""
+        if not self.fog.enabled or team in self.sees_all:
+            return self.team_index()
+        cached = self._seen.get(team)
+        if cached is not None and cached[0] == self.tick:
+            return cached[1]
+        out = {}
+        for other, (ids, xs, ys) in self.team_index().items():
+            if not self.enemies(team, other):
+                out[other] = (ids, xs, ys)
+                continue
+            seen = self.fog.seen_mask(team, xs, ys)
+            out[other] = (ids[seen], xs[seen], ys[seen])
+        self._seen[team] = (self.tick, out)
+        return out
+
+    def known_building_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``building_index()`` as ``team`` may know it: enemy buildings it has seen and that still stand (under
+        fog of war, where it last saw them)."""
+        if not self.fog.enabled or team in self.sees_all:
+            return self.building_index()
+        rows: dict[int, list] = {}
+        for eid, (other, _kind, tx, ty, w, h, _hp, _m) in sorted(self.fog.known_buildings(team).items()):
+            if esper.entity_exists(eid):
+                rows.setdefault(other, []).append((eid, tx + w / 2, ty + h / 2))
+        return {other: (np.array([r[0] for r in items], dtype=np.int64), np.array([r[1] for r in items]),
+                        np.array([r[2] for r in items])) for other, items in rows.items()}
+
     def nearest_enemy(self, team: int, x: float, y: float, buildings: bool = False) -> tuple[int, float] | None:
-        """(entity, squared distance) of the closest living enemy unit (with ``buildings``, or building, by its
-        centre); ties go to the lowest id."""
+        """(entity, squared distance) of the closest enemy unit ``team`` sees (with ``buildings``: or enemy
+        building it knows, by its centre); ties go to the lowest id. Without fog of war every enemy is seen."""
         best = None
-        indexes = (self.team_index(), self.building_index()) if buildings else (self.team_index(),)
+        indexes = (self.seen_index(team), self.known_building_index(team)) if buildings else (self.seen_index(team),)
         for index in indexes:
             for other, (ids, xs, ys) in sorted(index.items()):
                 if not self.enemies(team, other) or len(ids) == 0:

@@ -35,7 +35,7 @@ from saves.container import SaveError, Truncated, expect, frame, read_chunks, re
 from saves.snapshot import restore_world, snapshot_state, world_parts
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
-REPLAY_VERSION = 3              # 3: keyframes are version-2 snapshots
+REPLAY_VERSION = 4              # 4: keyframes are version-3 snapshots (fog of war); commander records say what they knew
 
 
 class ReplayRecorder:

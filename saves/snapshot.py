@@ -20,7 +20,7 @@ from game.synchash import hash_bytes, sync_hash
 from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
-SNAPSHOT_VERSION = 2            # 2: a brain's mode status is an ai.status value (an int), no longer a word
+SNAPSHOT_VERSION = 3            # 3: the world state has a fog part (game/fog.py); 2: a brain's mode status is an int
 
 
 def decider_state(world) -> dict:

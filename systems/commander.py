@@ -51,15 +51,27 @@ def squad_entities(world) -> dict[tuple[int, int], int]:
     return {(o.team, o.squad): eid for eid, o in sorted(esper.get_component(SquadOrder))}
 
 
-def abstract(world, regs: region_cut.Regions):
-    """(model parameters' adjacency, group specs, state, squad keys) for the world as it is now."""
+def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
+    """(model parameters' adjacency, group specs, state, squad keys) for the world as ``viewer`` knows it: under
+    fog of war an enemy unit counts where the viewer sees it now, or where it last saw it (with the hit points it
+    had then) while it remembers it, and not at all otherwise (game/fog.py). ``viewer`` None: everything."""
     nav = world.nav
     passable = lambda cells: all(nav.walkable[c] for c in cells)    # a door edge counts while the door is open
     adjacency = regs.adjacency(passable)
     members: dict = collections.defaultdict(list)
+    fog = world.fog if viewer is not None and world.fog.enabled else None
+    memory = fog.remembered_units(viewer) if fog is not None else {}
     for eid, (team, squad, pos, health, weapon, kind) in sorted(
             esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
+        if fog is not None and world.enemies(viewer, team.team) and not fog.sees(viewer, pos.x, pos.y):
+            seen = memory.get(eid)
+            if seen is None:
+                continue                                     # never seen, or forgotten: unknown
+            pos = Position(seen[2], seen[3])
+            health = Health(seen[4], seen[5])
         members[(team.team, squad.squad)].append((pos, health, weapon, kind))
+    if fog is not None:
+        estimate_unseen(world, viewer, members)
     specs, regions_now, hps, keys = [], [], [], []
     for key in sorted(members):
         units = members[key]
@@ -80,6 +92,34 @@ def abstract(world, regs: region_cut.Regions):
     return adjacency, specs, tactics.new_state(regions_now, hps), keys
 
 
+def estimate_unseen(world, viewer: int, members: dict) -> None:
+    """Fill in the enemy squads ``viewer`` knows nothing of (no member seen now or remembered) with what is public:
+    the scenario's starting forces of that squad, at full strength, where they started. The search plans against
+    this estimate until the squad is found (seed 001: hidden facts are estimated when the search simulates); a
+    squad trained later, or one that died unseen, is not guessed at."""
+    from game.scenario import unit_weapon
+    known = set(members)
+    for team, tdef in enumerate(world.scenario.teams):
+        if not world.enemies(viewer, team):
+            continue
+        for spawn in tdef.spawns:
+            key = (team, spawn.squad)
+            udef = world.content.units.get(spawn.unit)
+            if udef is None or key in known:
+                continue
+            if spawn.at is not None:
+                x, y = spawn.at[0] + 0.5, spawn.at[1] + 0.5
+            elif tdef.start >= 0:
+                sx, sy = world.tilemap.starts[tdef.start]
+                x, y = sx + 0.5, sy + 0.5
+            else:
+                continue
+            weapon = unit_weapon(udef, world.hz)
+            rows = members.setdefault(key, [])
+            rows.extend((Position(x, y), Health(float(udef.hp), float(udef.hp)), weapon, UnitKind(udef.id))
+                        for _ in range(spawn.count))
+
+
 class CommanderSystem(Decider):
     def run(self, world):
         profiles = world.content.commanders
@@ -87,7 +127,7 @@ class CommanderSystem(Decider):
             profile = profiles.get(name) if name else None
             if profile is None or world.controllers[team] == "player":
                 continue
-            if world.tick % profile.every != team % profile.every:
+            if world.tick % profile.every:              # every team on the same tick: none decides later
                 continue
             decide(world, team, profile)
 
@@ -95,7 +135,7 @@ class CommanderSystem(Decider):
 def decide(world, team: int, profile) -> CommanderDecision:
     """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
     regs = map_regions(world, profile.regions)
-    adjacency, specs, state, keys = abstract(world, regs)
+    adjacency, specs, state, keys = abstract(world, regs, viewer=None if team in world.sees_all else team)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation)
     rng = np.random.default_rng([world.seed, team, world.tick])
     clock = time.perf_counter if profile.time_budget_ms > 0 else None
@@ -132,6 +172,7 @@ def decide(world, team: int, profile) -> CommanderDecision:
         iterations=decision.iterations, value=round(float(decision.value), 4),
         groups=[[specs[g].name, int(state.region[g]), round(float(state.hp[g]), 1)] for g in range(len(specs))],
         orders=orders, stats=[[str(label), int(n), float(mean)] for label, n, mean in decision.stats],
-        ms=round(elapsed_ms, 2))
+        ms=round(elapsed_ms, 2),
+        view="all" if not world.fog.enabled else "sees_all" if team in world.sees_all else "fog")
     world.decisions.add(record)
     return record

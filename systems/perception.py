@@ -53,7 +53,7 @@ FACTS: dict[str, tuple[str, str]] = {
     "in_cover": ("bool", "standing on a cover tile"),
     "has_key": ("bool", "carries at least one key"),
     # enemies
-    "enemy_visible": ("bool", "an enemy is within sight range with a clear line"),
+    "enemy_visible": ("bool", "an enemy the team sees (fog of war) is within sight range with a clear line"),
     "enemies_visible": ("int", "how many enemies are visible"),
     "nearest_enemy": ("entity", "the nearest visible enemy (absent when none)"),
     "enemy_x": ("float", "the nearest visible enemy's x (absent when none)"),
@@ -155,11 +155,11 @@ class Perception:
         }
 
         # -- enemies and allies ----------------------------------------------------------------------------
-        index = world.team_index()
+        index = world.seen_index(team)            # under fog of war: only the enemies the team sees now
         sight = self.sight.get(kind, 10.0)
         visible = []
         for other, (ids, xs, ys) in sorted(index.items()):
-            if other == team or len(ids) == 0:
+            if not world.enemies(team, other) or len(ids) == 0:
                 continue
             d2 = (xs - x) ** 2 + (ys - y) ** 2
             near = np.flatnonzero(d2 <= sight * sight)

@@ -14,6 +14,7 @@ from systems.brains import BrainInboxSystem, BrainSystem
 from systems.combat import CombatSystem
 from systems.commander import CommanderSystem
 from systems.death import DeathSystem
+from systems.fog import FogSystem
 from systems.ledger_system import LedgerSystem
 from systems.movement import MovementSystem
 from systems.recovery import RecoverySystem
@@ -35,6 +36,7 @@ SYSTEM_ORDER = (
     RecoverySystem,     # units resting on cover regain hit points
     ResupplySystem,     # units near their supply buildings refill their ammunition
     DeathSystem,
+    FogSystem,          # what each team sees now, has explored and remembers
     BrainInboxSystem,   # the ends of brains' actions, for their next decision
 )
 

@@ -3,8 +3,10 @@
 It only reads the world and submits actions to the ledger. Each unit thinks
 every ``PERIOD`` ticks, staggered by entity id so a big army does not decide
 all at once: reload when the clip is empty, fetch ammunition when none is
-left, otherwise attack the nearest enemy unit (switching when another is much
-closer), or the nearest enemy building once no enemy unit is left.
+left, otherwise attack the nearest enemy unit it sees (switching when another is
+much closer), or the nearest enemy building it knows once none is in sight, or,
+knowing of none, attack-move to where the enemy was last seen or should be (fog
+of war: game/fog.py ``hunt_point``).
 Units of a player's team only return fire: when idle with an enemy already in
 range they attack it without chasing (the order carries ``hold``); an idle
 player's worker carrying a load takes it home.
@@ -47,7 +49,11 @@ class ScriptedAISystem(Decider):
                 continue
             nearest = world.nearest_enemy(team.team, pos.x, pos.y) or \
                 world.nearest_enemy(team.team, pos.x, pos.y, buildings=True)
-            if nearest is None:
+            if nearest is None:                         # nothing in sight: go where the enemy was, or should be
+                if current is None:
+                    spot = world.fog.hunt_point(team.team, pos.x, pos.y)
+                    if spot is not None:
+                        ledger.submit(tick, "attack_move", eid, params={"x": spot[0], "y": spot[1]}, source="scripted")
                 continue
             enemy, d2 = nearest
             if current is not None and current.kind == "attack" and esper.entity_exists(current.target):

@@ -397,6 +397,12 @@ class TeamView:
                     target = near[0]
                 else:
                     target = (world.nearest_enemy(self.team, pos.x, pos.y, buildings=True) or near or (0, 0))[0]
+                if not target:                              # none in sight or known: look where they should be
+                    if current is None or current.kind != "attack_move":
+                        spot = world.fog.hunt_point(self.team, pos.x, pos.y)
+                        if spot is not None:
+                            self._submit("attack_move", eid, 0, {"x": spot[0], "y": spot[1]})
+                    continue
                 if target and not (current is not None and current.kind == "attack" and current.target == target):
                     if current is None or current.kind != "attack" or near is not None and \
                             near[1] <= ENGAGE * ENGAGE and current.target != near[0]:
@@ -416,12 +422,13 @@ class TeamView:
                     self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
 
     def _threats(self) -> list[tuple[int, float, float]]:
-        """Enemy units within DEFEND tiles of one of the team's buildings (one numpy pass: enemies x buildings)."""
+        """Enemy units the team sees within DEFEND tiles of one of its buildings (one numpy pass: enemies x
+        buildings)."""
         if not self.buildings:
             return []
         rects = np.array([(b.tx, b.ty, b.tx + b.w, b.ty + b.h) for _e, b in self.buildings], dtype=np.float64)
         out = []
-        for other, (ids, xs, ys) in sorted(self.world.team_index().items()):
+        for other, (ids, xs, ys) in sorted(self.world.seen_index(self.team).items()):
             if not self.world.enemies(self.team, other) or not len(ids):
                 continue
             dx = np.maximum(np.maximum(rects[None, :, 0] - xs[:, None], 0.0), xs[:, None] - rects[None, :, 2])

@@ -1,5 +1,5 @@
 """Fair by construction: on a point-symmetric map the same strategy on both sides stays the mirror image of
-itself, tick by tick, until the first random draw (a hit roll) (docs/rules/economy.md, "Fair by construction")."""
+itself, tick by tick (its fog of war too), until the first random draw (a hit roll) (docs/rules/economy.md, "Fair by construction")."""
 import esper
 
 from components import Building, Position, Stockpile, Team, UnitKind, Worker
@@ -35,6 +35,10 @@ def test_a_mirror_match_stays_mirrored_until_the_first_random_draw(content):
             world.step()
             ticks += 1
             assert side(world, 0, mirror=True) == side(world, 1, mirror=False), f"mirror broken at tick {world.tick}"
+            # and the fog of war: each side sees and has explored the mirror image of what the other does
+            for explored in (False, True):
+                assert (world.fog.grid(0, explored)[::-1, ::-1] == world.fog.grid(1, explored)).all(), \
+                    f"fog not mirrored at tick {world.tick}"
         assert ticks > 6000                      # mirrored through the whole build-up, until the armies meet
         assert sum(world.alive_per_team()) > 60 and sum(world.buildings_per_team()) >= 20   # a real economy by then
     finally:

@@ -3,7 +3,8 @@
 A change meant to alter the simulation updates these values in the same commit and says why; a refactoring
 must leave them alone. (They moved with the economy: every team gained a stockpile entity and the world state the
 nav grid's versions; then with the fairness fixes: simultaneous fire, waypoints reached within rounding, A*
-and tie-breaks turned with each side's quarter of the map, walks starting from the tile on the goal's side.) Each match runs 900 ticks (30 s of game time), long enough for brains, plans,
+and tie-breaks turned with each side's quarter of the map, walks starting from the tile on the goal's side; then with fog of war: every
+decider sees only what its team sees, commanders decide on the same tick and estimate unseen squads.) Each match runs 900 ticks (30 s of game time), long enough for brains, plans,
 commanders, doors and fights to have acted.
 """
 import pytest
@@ -12,9 +13,9 @@ from game.synchash import sync_hash
 from game.world import World
 
 PINNED = {
-    ("skirmish", 1): "1eb9c1a9af4db4c3b00865a070f4cbdc",     # brains + UCT commanders on both sides
-    ("duel", 2): "81b011910d11be4547e27b04788a9cd2",         # the scripted attack-nearest AI
-    ("uct_vs_eo", 1): "1d18b7b540262297e8349c2055c25e63",    # UCT against Expected Outcome
+    ("skirmish", 1): "7365c0377926605904a1ee1afca162f3",     # brains + UCT commanders on both sides
+    ("duel", 2): "afab0ab3233a8750d7446a502e4048b0",         # the scripted attack-nearest AI
+    ("uct_vs_eo", 1): "443c7cff8202cb62d75a6942f97d9396",    # UCT against Expected Outcome
 }
 
 

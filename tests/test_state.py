@@ -34,10 +34,10 @@ def test_restoring_a_captured_state_gives_it_back(content):
 
 
 @pytest.mark.parametrize("parts,message", [
-    ([1, 2, 3], "world state should have 6 parts (tick, rng, last_entity, nav, components, ledger)"),
-    ([True, [], 0, b"", {}, []], "world state part 'tick' should be int"),
-    ([0, [], 0, "walls", {}, []], "world state part 'nav' should be list"),
-    ([0, [], 0, [1, 2, "walls"], {}, []], "world state part 'nav' should be [version, door version, walkable bytes]"),
+    ([1, 2, 3], "world state should have 7 parts (tick, rng, last_entity, nav, components, ledger, fog)"),
+    ([True, [], 0, [], {}, [], []], "world state part 'tick' should be int"),
+    ([0, [], 0, "walls", {}, [], []], "world state part 'nav' should be list"),
+    ([0, [], 0, [1, 2, "walls"], {}, [], []], "world state part 'nav' should be [version, door version, walkable bytes]"),
 ])
 def test_a_state_that_does_not_fit_the_layout_is_named(parts, message):
     with pytest.raises(ValueError, match=re.escape(message)):

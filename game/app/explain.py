@@ -95,9 +95,18 @@ def lines(e: dict) -> list[str]:
     return out
 
 
+VIEWS = {
+    "fog": "what its team sees and remembers (fog of war); enemy squads never seen are estimated at their "
+           "starting forces and places",
+    "sees_all": "everything: its profile ignores fog of war (sees_all, a difficulty option)",
+    "all": "everything: the match has no fog of war",
+}
+
+
 def commander_lines(rec: CommanderDecision) -> list[str]:
     out = [f"commander of team {rec.team} ({rec.profile}, {rec.algorithm}) at tick {rec.tick}: "
-           f"{rec.playouts} playouts, {rec.iterations} iterations, value {rec.value:.3f}"]
+           f"{rec.playouts} playouts, {rec.iterations} iterations, value {rec.value:.3f}",
+           "  it knew: " + VIEWS.get(rec.view, rec.view)]
     for name, region, hp in rec.groups:
         out.append(f"  group {name}: region {region}, {hp:.0f} hp")
     for squad, kind, region in rec.orders:

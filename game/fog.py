@@ -1,0 +1,288 @@
+"""Fog of war: what each team sees now, what it has explored, and what it remembers.
+
+Every ``PERIOD`` ticks (systems/fog.py) each team's **visible** grid is recomputed from the sight of its units and
+buildings: a tile is visible when it lies within a viewer's sight radius and no wall or shut door lies strictly
+between the viewer's tile and it (resource fields and buildings do not block sight; a wall itself is seen).
+**Explored** accumulates every tile ever visible. Each team also remembers, for the other sides:
+
+- the **buildings** it has seen, as it last saw them (kind, footprint, hit points): a remembered building stays
+  on the map until the team sees its ground again without it;
+- the **units** it has seen, where and when it last saw them (kind, hit points): a memory fades after
+  ``UNIT_MEMORY`` ticks, or as soon as the team sees the spot again without the unit.
+
+This is world state (game/state.py: it is saved, hashed, and recomputed identically by a replay), because what a
+decider may know is part of the rules: deciders read only this (``sees``, ``visible_units``,
+``known_buildings``, ``remembered_units``), never the enemy's components directly.
+
+Visibility is vectorised: for each (tile, radius) a viewer stands on, the flat indices of the tiles it sees are
+computed once by casting rays over the opacity grid (numpy) and cached; a team's grid is one scatter of the
+concatenated indices of its viewers. A door that opens or closes drops the cache.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from content.tiles import LEGEND
+
+PERIOD = 6                 # ticks between updates (5 per second)
+UNIT_MEMORY = 30 * 30      # ticks a remembered enemy unit stays remembered without being seen again
+CACHE_LIMIT = 20_000       # (tile, radius) visibility masks kept
+EDGE = 1e-6                # a point this close to a tile edge is on it
+
+
+def edge_tiles(v: float, size: int) -> set[int]:
+    """The tile index (along one axis) of coordinate ``v``, or both when ``v`` lies on a tile edge (to a
+    millionth): positions drift by float rounding, and a unit and its mirror image must see alike."""
+    return {min(size - 1, max(0, int(math.floor(v - EDGE)))), min(size - 1, max(0, int(math.floor(v + EDGE))))}
+
+
+class Fog:
+    """The fog state of one match (``world.fog``)."""
+
+    def __init__(self, world, enabled: bool):
+        self.world = world
+        self.enabled = enabled
+        tmap = world.tilemap
+        self.width, self.height = tmap.width, tmap.height
+        n = len(world.scenario.teams)
+        size = self.width * self.height
+        self.visible = [np.zeros(size, dtype=bool) for _ in range(n)]
+        self.explored = [np.zeros(size, dtype=bool) for _ in range(n)]
+        #: team -> {building entity: [team, kind, tx, ty, w, h, hp, max_hp]} as last seen
+        self.buildings: list[dict[int, list]] = [{} for _ in range(n)]
+        #: team -> {unit entity: [team, kind, x, y, hp, max_hp, tick seen]} as last seen
+        self.units: list[dict[int, list]] = [{} for _ in range(n)]
+        #: bumped whenever the grids change (views rebuild their fog texture only then)
+        self.version = 0
+        self._opaque = np.array([LEGEND[ch].name == "wall" for row in tmap.rows for ch in row], dtype=bool)
+        self._doors_version = -1
+        self._cache: dict[tuple[int, int], np.ndarray] = {}
+        if not enabled:
+            for grid in self.visible + self.explored:
+                grid[:] = True
+
+    # -- what deciders and views may read ------------------------------------------------------------------------
+    def sees(self, team: int, x: float, y: float) -> bool:
+        """Does ``team`` see the point (x, y) now? (Always, with fog off.) A point on a tile edge (to a millionth)
+        is seen when a tile on either side is."""
+        grid = self.visible[team]
+        w = self.width
+        for tx in edge_tiles(x, self.width):
+            for ty in edge_tiles(y, self.height):
+                if grid[ty * w + tx]:
+                    return True
+        return False
+
+    def seen_mask(self, team: int, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """``sees`` for arrays of points at once."""
+        grid = self.visible[team]
+        w, h = self.width, self.height
+        out = np.zeros(len(xs), dtype=bool)
+        for ex in (-EDGE, EDGE):
+            for ey in (-EDGE, EDGE):
+                tx = np.clip(np.floor(xs + ex).astype(np.int64), 0, w - 1)
+                ty = np.clip(np.floor(ys + ey).astype(np.int64), 0, h - 1)
+                out |= grid[ty * w + tx]
+        return out
+
+    def grid(self, team: int, explored: bool = False) -> np.ndarray:
+        """The team's visible (or explored) tiles as a (height, width) bool array (a view: do not write)."""
+        flat = self.explored[team] if explored else self.visible[team]
+        return flat.reshape(self.height, self.width)
+
+    def known_buildings(self, team: int) -> dict[int, list]:
+        """Enemy buildings as ``team`` last saw them: entity -> [team, kind, tx, ty, w, h, hp, max_hp]."""
+        return self.buildings[team]
+
+    def remembered_units(self, team: int) -> dict[int, list]:
+        """Enemy units ``team`` remembers: entity -> [team, kind, x, y, hp, max_hp, tick last seen]."""
+        return self.units[team]
+
+    def hunt_point(self, team: int, x: float, y: float) -> tuple[float, float] | None:
+        """Where a unit of ``team`` at (x, y) goes looking for the enemy when it sees none: the nearest enemy unit
+        it remembers, else the nearest enemy building it knows, else the nearest enemy start (or spawn) it has not
+        explored. None when it knows of nothing left to look for."""
+        world = self.world
+        spots = [(row[2], row[3]) for row in self.units[team].values()]
+        if not spots:
+            spots = [(tx + w / 2, ty + h / 2) for _o, _k, tx, ty, w, h, _hp, _m in self.buildings[team].values()]
+        if not spots:
+            for other, tdef in enumerate(world.scenario.teams):
+                if not world.enemies(team, other):
+                    continue
+                if tdef.start >= 0:
+                    sx, sy = world.tilemap.starts[tdef.start]
+                    spots.append((sx + 0.5, sy + 0.5))
+                spots += [(s.at[0] + 0.5, s.at[1] + 0.5) for s in tdef.spawns if s.at is not None]
+            unexplored = [p for p in spots if not self.explored[team][int(p[1]) * self.width + int(p[0])]]
+            spots = unexplored or ([] if self.enabled else spots)
+        if not spots:
+            return None
+        from game.economy import near_key, turned
+        k = world.turns[team]
+        return min(spots, key=lambda p: (near_key((p[0] - x) ** 2 + (p[1] - y) ** 2),)
+                   + turned(round(p[0] - x, 6), round(p[1] - y, 6), k))
+
+    # -- the update ------------------------------------------------------------------------------------------
+    def _sync_doors(self) -> None:
+        nav = self.world.nav
+        if self._doors_version == nav.door_version:
+            return
+        import esper
+        from components import Door
+        opaque = np.array([LEGEND[ch].name == "wall" for row in self.world.tilemap.rows for ch in row], dtype=bool)
+        for _eid, door in esper.get_component(Door):
+            if door.state != "open":
+                opaque[door.ty * self.width + door.tx] = True
+        self._opaque = opaque
+        self._cache.clear()
+        self._doors_version = nav.door_version
+
+    def _mask(self, tile: int, radius: int) -> np.ndarray:
+        """Flat indices of the tiles a viewer on ``tile`` with sight ``radius`` sees (cached)."""
+        key = (tile, radius)
+        mask = self._cache.get(key)
+        if mask is not None:
+            return mask
+        w, h = self.width, self.height
+        vx, vy = tile % w, tile // w
+        r = radius
+        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+        dx, dy = dx.ravel(), dy.ravel()
+        near = dx * dx + dy * dy <= r * r + r        # the disk (a little round, as RTS sight circles are drawn)
+        tx, ty = vx + dx[near], vy + dy[near]
+        inside = (tx >= 0) & (ty >= 0) & (tx < w) & (ty < h)
+        tx, ty = tx[inside], ty[inside]
+        ddx, ddy = (tx - vx).astype(np.float64), (ty - vy).astype(np.float64)
+        steps = max(2, 2 * r)
+        t = (np.arange(1, steps) / steps)[None, :]        # points strictly between the two tile centres
+        fx = vx + 0.5 + ddx[:, None] * t
+        fy = vy + 0.5 + ddy[:, None] * t
+        blocked = np.zeros(len(tx), dtype=bool)
+        # a point exactly on a tile edge looks at the tiles on both sides (either blocks): plain floor() would
+        # pick the one to its right or below, for a ray and for its mirror image alike (a side bias)
+        for ex in (-1e-9, 1e-9):
+            for ey in (-1e-9, 1e-9):
+                px = np.floor(fx + ex).astype(np.int64)
+                py = np.floor(fy + ey).astype(np.int64)
+                inside_pts = (px >= 0) & (py >= 0) & (px < w) & (py < h)
+                px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+                on_ends = ((px == vx) & (py == vy)) | ((px == tx[:, None]) & (py == ty[:, None]))
+                blocked |= (self._opaque[py * w + px] & ~on_ends & inside_pts).any(axis=1)
+        mask = (ty * w + tx)[~blocked].astype(np.int64)
+        if len(self._cache) >= CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[key] = mask
+        return mask
+
+    def update(self) -> None:
+        """Recompute every team's visible grid and memories from where its units and buildings are now."""
+        if not self.enabled:
+            return
+        import esper
+        from components import Building, Health, Position, Team, UnitKind
+        world = self.world
+        self._sync_doors()
+        w = self.width
+        units = world.content.units
+        bdefs = world.content.buildings
+        viewers: list[set] = [set() for _ in self.visible]
+        unit_rows = []
+        for eid, (team, pos, health, kind) in sorted(esper.get_components(Team, Position, Health, UnitKind)):
+            udef = units.get(kind.kind)
+            sight = int(math.ceil(udef.sight)) if udef is not None else 8
+            for ty in edge_tiles(pos.y, self.height):          # a unit on a tile edge sees from both sides
+                for tx in edge_tiles(pos.x, w):
+                    viewers[team.team].add((ty * w + tx, sight))
+            unit_rows.append((eid, team.team, kind.kind, pos.x, pos.y, health.hp, health.max_hp))
+        building_rows = []
+        for eid, (team, b, health) in sorted(esper.get_components(Team, Building, Health)):
+            bdef = bdefs.get(b.kind)
+            sight = int(math.ceil(bdef.sight)) if bdef is not None else 6
+            # a building sees from its middle tile(s): all of them when a side is even, so a building and its
+            # mirror image see mirror-image ground
+            for cy in {b.ty + (b.h - 1) // 2, b.ty + b.h // 2}:
+                for cx in {b.tx + (b.w - 1) // 2, b.tx + b.w // 2}:
+                    viewers[team.team].add((cy * w + cx, sight))
+            building_rows.append((eid, team.team, b.kind, b.tx, b.ty, b.w, b.h, health.hp, health.max_hp))
+        sides = world.sides
+        tick = world.tick
+        for team, seen in enumerate(viewers):
+            grid = self.visible[team]
+            grid[:] = False
+            if seen:
+                grid[np.concatenate([self._mask(tile, r) for tile, r in sorted(seen)])] = True
+            self.explored[team] |= grid
+            # what the team sees of the other sides, and what it forgets
+            memory = self.units[team]
+            alive_here = set()
+            for eid, other, kind, x, y, hp, max_hp in unit_rows:
+                if sides[other] == sides[team]:
+                    continue
+                if self.sees(team, x, y):
+                    memory[eid] = [other, kind, x, y, hp, max_hp, tick]
+                    alive_here.add(eid)
+            for eid in sorted(memory):
+                _t, _k, x, y, _hp, _m, seen_at = memory[eid]
+                if eid not in alive_here and (tick - seen_at > UNIT_MEMORY or self.sees(team, x, y)):
+                    del memory[eid]
+            known = self.buildings[team]
+            square = grid.reshape(self.height, w)
+            present = set()
+            for eid, other, kind, tx, ty, bw, bh, hp, max_hp in building_rows:
+                if sides[other] == sides[team]:
+                    continue
+                present.add(eid)
+                if square[ty:ty + bh, tx:tx + bw].any():
+                    known[eid] = [other, kind, tx, ty, bw, bh, hp, max_hp]
+            for eid in sorted(known):
+                if eid in present:
+                    continue
+                _o, _k, tx, ty, bw, bh, _hp, _m = known[eid]
+                if square[ty:ty + bh, tx:tx + bw].any():
+                    del known[eid]                       # its ground is seen, and it is not there: gone
+        self.version += 1
+
+    # -- world state ---------------------------------------------------------------------------------------------
+    def state(self) -> list:
+        """[enabled, per team: [visible bits, explored bits, buildings rows, units rows]] (game/state.py)."""
+        out = []
+        for team in range(len(self.visible)):
+            out.append([np.packbits(self.visible[team]).tobytes(), np.packbits(self.explored[team]).tobytes(),
+                         [[eid] + row for eid, row in sorted(self.buildings[team].items())],
+                         [[eid] + row for eid, row in sorted(self.units[team].items())]])
+        return [self.enabled, out]
+
+    def restore(self, state) -> None:
+        """Load ``state()`` output; ValueError on anything malformed."""
+        if not (isinstance(state, list) and len(state) == 2 and type(state[0]) is bool and isinstance(state[1], list)
+                and len(state[1]) == len(self.visible)):
+            raise ValueError("fog state is malformed")
+        if state[0] != self.enabled:
+            raise ValueError("fog state says fog is " + ("on" if state[0] else "off") + ", the scenario otherwise")
+        size = self.width * self.height
+        nbytes = (size + 7) // 8
+        for team, part in enumerate(state[1]):
+            if not (isinstance(part, list) and len(part) == 4 and isinstance(part[0], bytes) and
+                    isinstance(part[1], bytes) and len(part[0]) == nbytes and len(part[1]) == nbytes and
+                    isinstance(part[2], list) and isinstance(part[3], list)):
+                raise ValueError(f"fog state of team {team} is malformed")
+            self.visible[team] = np.unpackbits(np.frombuffer(part[0], dtype=np.uint8))[:size].astype(bool)
+            self.explored[team] = np.unpackbits(np.frombuffer(part[1], dtype=np.uint8))[:size].astype(bool)
+            buildings, units = {}, {}
+            for row in part[2]:
+                if not (isinstance(row, list) and len(row) == 9 and all(type(v) is int for v in row[:2])
+                        and isinstance(row[2], str) and all(type(v) is int for v in row[3:7])
+                        and all(type(v) is float for v in row[7:])):
+                    raise ValueError(f"a remembered building of team {team} is malformed")
+                buildings[row[0]] = row[1:]
+            for row in part[3]:
+                if not (isinstance(row, list) and len(row) == 8 and all(type(v) is int for v in row[:2])
+                        and isinstance(row[2], str) and all(type(v) is float for v in row[3:7])
+                        and type(row[7]) is int):
+                    raise ValueError(f"a remembered unit of team {team} is malformed")
+                units[row[0]] = row[1:]
+            self.buildings[team], self.units[team] = buildings, units
+        self.version += 1

@@ -1,0 +1,162 @@
+"""Fog of war (docs/rules/fog.md): sight blocked by walls, explored ground, memory that fades, deciders held to
+what their team knows, and the scenario switch that lifts it."""
+import copy
+from types import SimpleNamespace
+
+import esper
+import numpy as np
+
+from components import Building, Position, Team, UnitKind
+from game.fog import UNIT_MEMORY, Fog
+from game.world import World
+
+
+def stub_world(rows: list[str]):
+    tilemap = SimpleNamespace(width=len(rows[0]), height=len(rows), rows=rows)
+    return SimpleNamespace(tilemap=tilemap, scenario=SimpleNamespace(teams=[None, None]))
+
+
+def test_walls_block_sight_but_are_seen_themselves():
+    rows = ["..........",
+            "..........",
+            ".....#....",
+            "..........",
+            ".........."]
+    fog = Fog(stub_world(rows), True)
+    seen = set(int(i) for i in fog._mask(2 * 10 + 2, 8))          # a viewer on (2, 2), sight 8
+    tile = lambda x, y: y * 10 + x
+    assert tile(4, 2) in seen and tile(5, 2) in seen               # up to the wall, and the wall
+    assert tile(7, 2) not in seen and tile(9, 2) not in seen       # behind it along the row: hidden
+    assert tile(7, 0) in seen and tile(7, 4) in seen               # beside the shadow: seen
+    assert tile(2, 2) in seen
+
+
+def test_the_sight_disk_has_the_documented_radius():
+    fog = Fog(stub_world(["." * 21] * 21), True)
+    seen = set(int(i) for i in fog._mask(10 * 21 + 10, 5))
+    for dx in range(-7, 8):
+        for dy in range(-7, 8):
+            assert ((10 + dy) * 21 + 10 + dx in seen) == (dx * dx + dy * dy <= 5 * 5 + 5), (dx, dy)
+
+
+def units_of(team: int) -> list[int]:
+    return sorted(e for e, (t, _k) in esper.get_components(Team, UnitKind) if t.team == team)
+
+
+def test_a_team_sees_only_around_its_own_and_explores(content):
+    world = World(content, "skirmish", 1)
+    try:
+        world.run(12)
+        fog = world.fog
+        assert fog.enabled
+        for team in (0, 1):
+            vis, exp = fog.grid(team), fog.grid(team, explored=True)
+            assert 0 < vis.sum() < vis.size // 2                    # some ground, far from all of it
+            assert (exp >= vis).all()
+            for eid in units_of(team):
+                pos = esper.component_for_entity(eid, Position)
+                assert fog.sees(team, pos.x, pos.y)
+        # the armies start out of each other's sight: neither knows where an enemy unit is
+        assert all(not fog.seen_mask(0, *xy).any() for xy in [
+            (np.array([esper.component_for_entity(e, Position).x]), np.array([esper.component_for_entity(e, Position).y]))
+            for e in units_of(1)])
+        seen = world.seen_index(0)
+        assert all(len(seen[t][0]) == 0 for t in seen if t == 1)
+        assert world.nearest_enemy(0, 10.0, 10.0) is None
+        before = fog.grid(0, explored=True).sum()
+        world.run(300)
+        assert fog.grid(0, explored=True).sum() > before          # moving units explore
+    finally:
+        world.close()
+
+
+def test_a_seen_unit_is_remembered_where_it_was_then_forgotten(content):
+    world = World(content, "skirmish", 1)
+    try:
+        world.run(6)
+        fog = world.fog
+        scout = units_of(0)[0]
+        enemy = units_of(1)[0]
+        spos = esper.component_for_entity(scout, Position)
+        epos = esper.component_for_entity(enemy, Position)
+        home = (epos.x, epos.y)
+        epos.x, epos.y = spos.x + 1.0, spos.y                       # the enemy walks up to the scout
+        fog.update()
+        assert enemy in fog.remembered_units(0)
+        assert fog.remembered_units(0)[enemy][2:4] == [spos.x + 1.0, spos.y]
+        epos.x, epos.y = home                                      # and away, while the scout looks elsewhere
+        for e in units_of(0):
+            p = esper.component_for_entity(e, Position)
+            p.x, p.y = 3.5, 3.5                                    # every unit of team 0 far off in a corner
+        fog.update()
+        if not fog.sees(0, spos.x + 1.0, spos.y):
+            assert enemy in fog.remembered_units(0)               # not seen to leave: still remembered
+            world.tick += UNIT_MEMORY + 1
+            fog.update()
+        assert enemy not in fog.remembered_units(0)               # faded (or its spot seen empty)
+    finally:
+        world.close()
+
+
+def test_buildings_are_remembered_as_last_seen(content):
+    world = World(content, "econ_duel", 1)
+    try:
+        world.run(6)
+        fog = world.fog
+        hq = next(e for e, (b, t) in esper.get_components(Building, Team) if t.team == 1 and b.kind == "hq")
+        b = esper.component_for_entity(hq, Building)
+        assert hq not in fog.known_buildings(0)
+        worker = units_of(0)[0]
+        pos = esper.component_for_entity(worker, Position)
+        home = (pos.x, pos.y)
+        pos.x, pos.y = b.tx - 1.5, b.ty + 0.5                      # a scout beside the enemy headquarters
+        fog.update()
+        assert fog.known_buildings(0)[hq][1:4] == ["hq", b.tx, b.ty]
+        assert hq in world.known_building_index(0)[1][0]
+        pos.x, pos.y = home
+        fog.update()
+        assert hq in fog.known_buildings(0)                        # out of sight, still on the map as last seen
+    finally:
+        world.close()
+
+
+def commander_record(world, team=0):
+    recs = world.decisions.records("commander", team)
+    assert recs
+    return recs[0]
+
+
+def test_the_commander_searches_what_its_team_knows_and_says_so(content):
+    world = World(content, "skirmish", 1)
+    try:
+        world.step()
+        rec = commander_record(world)
+        assert rec.view == "fog"
+        # the enemy squads, never seen, are estimated where they started, at full strength
+        assert {g[0] for g in rec.groups} >= {"1:1", "1:2", "1:3"}
+        assert rec.orders                                         # it still plans: it goes looking
+    finally:
+        world.close()
+    lifted = copy.deepcopy(content)
+    name = lifted.scenarios["skirmish"].teams[0].commander
+    lifted.commanders[name] = lifted.commanders[name].model_copy(update={"sees_all": True})
+    world = World(lifted, "skirmish", 1)
+    try:
+        world.step()
+        assert commander_record(world).view == "sees_all"
+        assert world.seen_index(0)[1][0].size == len(units_of(1))
+    finally:
+        world.close()
+
+
+def test_a_scenario_without_fog_sees_everything(content):
+    clear = copy.deepcopy(content)
+    clear.scenarios["skirmish"] = clear.scenarios["skirmish"].model_copy(update={"fog": False})
+    world = World(clear, "skirmish", 1)
+    try:
+        world.run(6)
+        assert world.fog.grid(0).all() and world.fog.grid(1, explored=True).all()
+        assert commander_record(world).view == "all"
+        assert world.nearest_enemy(0, 10.0, 10.0) is not None
+    finally:
+        world.close()
