@@ -130,6 +130,7 @@ class World:
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
+        self._enemies: dict[int, tuple] = {}
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -271,6 +272,24 @@ class World:
                                    np.array([r[2] for r in items], dtype=np.float64)) for team, items in rows.items()}
             self._bindex_tick = self.tick
         return self._bindex
+
+    def enemy_arrays(self, team: int) -> tuple[tuple, tuple]:
+        """((ids, xs, ys) of every enemy unit of ``team``, the same of every enemy building), each the
+        concatenation of ``team_index()`` / ``building_index()`` over the enemy teams in ascending team order.
+        Built once per tick per team (weapons' target scans read it; fog does not apply to what is in range)."""
+        cached = self._enemies.get(team)
+        if cached is not None and cached[0] == self.tick:
+            return cached[1]
+        out = []
+        for index in (self.team_index(), self.building_index()):
+            parts = [arrs for other, arrs in sorted(index.items()) if self.enemies(team, other) and len(arrs[0])]
+            if parts:
+                out.append(tuple(np.concatenate([p[k] for p in parts]) for k in range(3)))
+            else:
+                out.append((np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)))
+        result = (out[0], out[1])
+        self._enemies[team] = (self.tick, result)
+        return result
 
     def seen_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """``team_index()`` as ``team`` may know it: its own and its allies' units, and the enemy units it sees now

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import esper
+import numpy as np
 
 from components import Ammo, Building, Health, Mover, Position, Team, Weapon
 from game.economy import aim_point, fire_origin
@@ -186,30 +187,23 @@ def enemy_in_range(world, eid: int) -> int:
     team = esper.component_for_entity(eid, Team).team
     r2 = weapon.range * weapon.range
     shooter_is_building = esper.has_component(eid, Building)
-    units = world.team_index()
-    for index in (units, world.building_index()):
+    units, buildings = world.enemy_arrays(team)
+    for ids, xs, ys in (units, buildings):
         # a building is measured to its nearest wall (and a turret from its own), so a centre up to half a large
         # footprint further away may still be in range
-        slack = 0.0 if index is units and not shooter_is_building else 6.0
-        best = None
-        for other, (ids, xs, ys) in sorted(index.items()):
-            if not world.enemies(team, other) or not len(ids):
-                continue
-            d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
-            for i in d2.argsort(kind="stable"):
-                if d2[i] > (weapon.range + slack) ** 2:
-                    break
-                target = int(ids[i])
-                sx, sy = fire_origin(eid, float(xs[i]), float(ys[i]))
-                ax, ay = aim_point(target, sx, sy)
-                dd = (ax - sx) ** 2 + (ay - sy) ** 2
-                if dd <= r2 and world.nav.clear_line(sx, sy, ax, ay):
-                    cand = (float(d2[i]), target)
-                    if best is None or cand < best:
-                        best = cand
-                    break
-        if best is not None:
-            return best[1]
+        slack = 0.0 if ids is units[0] and not shooter_is_building else 6.0
+        if not len(ids):
+            continue
+        d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
+        near = np.flatnonzero(d2 <= (weapon.range + slack) ** 2)
+        # nearest first, ties to the lowest id (the same answer as scanning each enemy team and keeping the best)
+        for i in near[np.lexsort((ids[near], d2[near]))]:
+            target = int(ids[i])
+            sx, sy = fire_origin(eid, float(xs[i]), float(ys[i]))
+            ax, ay = aim_point(target, sx, sy)
+            dd = (ax - sx) ** 2 + (ay - sy) ** 2
+            if dd <= r2 and world.nav.clear_line(sx, sy, ax, ay):
+                return target
     return 0
 
 
