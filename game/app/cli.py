@@ -408,27 +408,87 @@ def cmd_play(args) -> int:
     return _in_window(play)
 
 
-def cmd_tournament(args) -> int:
+def _profile_role(content, flag: str, names: list) -> str:
+    """'commander' or 'strategy': what every name in ``names`` is (all the same kind), else a one-line error."""
+    roles = set()
+    for name in names:
+        if name in content.commanders:
+            roles.add("commander")
+        elif name in content.strategies:
+            roles.add("strategy")
+        else:
+            known = ", ".join(sorted(content.commanders)) or "none"
+            raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known}; strategy profiles: "
+                           f"{', '.join(sorted(content.strategies)) or 'none'})")
+    if len(roles) > 1:
+        raise CliError(f"{flag}: mixes commander and strategy profiles ({', '.join(names)}); use one kind")
+    return roles.pop()
+
+
+def _scale_setup(args, names: list, flag: str):
+    """Shared checks of `tournament` and `league`: content, scenario, profiles, backend. -> (content, scenario, role)."""
+    from game.app.backends import RAY_MISSING
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise CliError(RAY_MISSING) from None
+    if args.address and args.backend != "ray":
+        raise CliError("--address needs --backend ray")
     content = _load(args.mod)
     scenario = _scenario(content, args.scenario)
-    for flag, name in (("--a", args.a), ("--b", args.b)):
-        if name not in content.commanders:
-            known = ", ".join(sorted(content.commanders)) or "none"
-            raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known})")
+    role = _profile_role(content, flag, names)
     if len(content.scenarios[scenario].teams) != 2:
         raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; a tournament needs 2")
-    from game.app.tournament import run
-    summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
-                  progress=not args.no_progress).as_dict()
+    return content, scenario, role
+
+
+def _side_mods(args, role: str, names: dict) -> None:
+    """Check --mod-a/--mod-b: each layers (with --mod) into valid content that still has the side's profile."""
+    from content.loader import load_content
+    from game.app.tournament import TournamentError, check_side_mod
+    for flag, mods, name in (("--mod-a", args.mod_a, names["a"]), ("--mod-b", args.mod_b, names["b"])):
+        if not mods:
+            continue
+        try:
+            for m in mods:
+                check_side_mod(m, flag)
+        except TournamentError as exc:
+            raise CliError(str(exc)) from None
+        layered = load_content(list(args.mod) + list(mods))
+        if name not in (layered.commanders if role == "commander" else layered.strategies):
+            raise CliError(f"{flag}: the layered content has no {role} profile '{name}'")
+
+
+def cmd_tournament(args) -> int:
+    from game.app.backends import BackendError
+    from game.app.tournament import TournamentError, run
+    _content, scenario, role = _scale_setup(args, [args.a, args.b], "--a/--b")
+    _side_mods(args, role, {"a": args.a, "b": args.b})
+    try:
+        summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
+                      progress=not args.no_progress, backend=args.backend, address=args.address, out=args.out,
+                      mods_a=args.mod_a, mods_b=args.mod_b, ticks=args.ticks, role=role).as_dict()
+    except (BackendError, TournamentError) as exc:
+        raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     lo, hi = summary["win_rate_ci95"]
-    print(f"{summary['a']} vs {summary['b']} on {scenario}, {summary['games']} games (sides alternate):")
-    print(f"  {summary['a']}: {summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses")
+    slo, shi = summary["score_rate_ci95"]
+    sides = summary["sides"]
+    a_label = summary["a"] + (f" (+{', '.join(map(str, args.mod_a))})" if args.mod_a else "")
+    b_label = summary["b"] + (f" (+{', '.join(map(str, args.mod_b))})" if args.mod_b else "")
+    print(f"A = {a_label} vs B = {b_label} on {scenario}, {summary['games']} games (sides alternate, "
+          f"backend {args.backend}):")
+    print(f"  A: {summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses")
     print(f"  win rate {summary['win_rate']:.1%} (95% interval {lo:.1%} - {hi:.1%}); "
-          f"score rate {summary['score_rate']:.1%} (a draw counts half)")
+          f"score rate {summary['score_rate']:.1%} (95% interval {slo:.1%} - {shi:.1%}; a draw counts half)")
+    print(f"  sides: team 0 won {sides['team0_wins']}, team 1 won {sides['team1_wins']}, {sides['draws']} drawn; "
+          f"A won {sides['a_wins_as_team0']}/{sides['a_games_as_team0']} as team 0 and "
+          f"{sides['a_wins_as_team1']}/{sides['a_games_as_team1']} as team 1")
     print(f"  mean length {summary['mean_ticks']:.0f} ticks")
+    print(f"  {summary['verdict']}")
     return 0
 
 
@@ -548,16 +608,37 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("tournament", help="commander profile A against B over many headless matches")
-    p.add_argument("--a", required=True, metavar="PROFILE", help="commander profile for side A")
-    p.add_argument("--b", required=True, metavar="PROFILE", help="commander profile for side B")
-    p.add_argument("--games", type=_pos_int, default=20, help="matches to play (default 20); sides alternate")
-    p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
-    p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (games, wins, draws, losses, ...)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_mod(p)
+    def add_scale(p):
+        p.add_argument("--games", type=_pos_int, default=20, help="matches per pairing (default 20); sides alternate")
+        p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
+        p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
+        p.add_argument("--ticks", type=_pos_int, default=None,
+                       help="stop each game after this many ticks at most (default: the scenario's max_ticks)")
+        add_backend(p)
+        p.add_argument("--out", metavar="FILE", default=None,
+                       help="append each finished game to this JSON-lines file; rerunning with it resumes")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        add_mod(p)
+
+    def add_backend(p):
+        p.add_argument("--workers", type=_pos_int, default=None,
+                       help="worker processes, or Ray CPUs of a local Ray instance (default: one per core)")
+        p.add_argument("--backend", choices=["local", "ray"], default="local",
+                       help="local worker processes (default) or Ray (optional extra: pip install -e '.[cluster]')")
+        p.add_argument("--address", default=None, metavar="ADDR",
+                       help="with --backend ray: the cluster to join ('auto' = the running one); default: start a "
+                            "local Ray instance")
+
+    p = sub.add_parser("tournament", help="profile A against B over many headless matches (A/B test content with "
+                                          "--mod-a/--mod-b)")
+    p.add_argument("--a", required=True, metavar="PROFILE", help="commander (or strategy) profile for side A")
+    p.add_argument("--b", required=True, metavar="PROFILE", help="commander (or strategy) profile for side B")
+    p.add_argument("--mod-a", action="append", metavar="DIR", default=[],
+                   help="content layered on side A only (commanders/ and strategies/ files; repeatable)")
+    p.add_argument("--mod-b", action="append", metavar="DIR", default=[],
+                   help="content layered on side B only (commanders/ and strategies/ files; repeatable)")
+    add_scale(p)
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")

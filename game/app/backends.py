@@ -1,0 +1,198 @@
+"""Where many independent jobs (tournament games, replay verifications) run: local worker processes or Ray.
+
+Both backends take the same job tuples and hand back ``(index, result)`` pairs as
+jobs finish, so the caller (game/app/tournament.py, league.py, `rts verify`) never
+knows which one ran them; a job's result depends only on the job, never on the
+worker, so both backends give identical results.
+
+* ``local``: a pool of forked worker processes on this machine (``workers=1``
+  runs in this process). If a worker dies, the pool breaks; every job that had
+  not finished is submitted again to a fresh pool, at most ``retries`` more times
+  each, so the finished games are kept and only the lost ones are replayed.
+* ``ray``: one Ray task per job (``--address auto`` joins a running cluster,
+  no address starts a local Ray instance with ``workers`` CPUs). Ray reruns a
+  task whose worker died (``max_retries``). Ray is an optional extra: without
+  it, asking for this backend is a one-line error.
+
+A worker loads the content once per mod list and keeps it for every later job
+(``_content``). Jobs name their work by a kind: ``"game"`` plays one match,
+``"verify"`` re-simulates one replay.
+
+>>> [r for _i, r in run_jobs("echo", [(1,), (2,)], backend="local", workers=1)]
+[(1,), (2,)]
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from typing import Iterator
+
+BACKENDS = ("local", "ray")
+RAY_MISSING = "the ray backend needs Ray: pip install -e '.[cluster]'"
+
+_CONTENTS: dict = {}
+
+
+class BackendError(Exception):
+    """A backend that cannot run here (Ray missing, cluster unreachable): one line for the user."""
+
+
+def _content(mods) -> object:
+    """This worker's content for ``mods`` (a tuple of mod dirs), loaded on first use."""
+    key = tuple(str(m) for m in mods)
+    if key not in _CONTENTS:
+        from content.loader import load_content
+        _CONTENTS[key] = load_content(list(key))
+    return _CONTENTS[key]
+
+
+def _crash_hook() -> None:
+    """Tests kill a worker mid-job: ``RTS_CRASH_ONCE=FILE`` makes the first job that sees no FILE create it and die."""
+    path = os.environ.get("RTS_CRASH_ONCE")
+    if path:
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.close(fd)
+        os._exit(3)
+
+
+def execute(kind: str, job: tuple):
+    """Run one job in this process (what every worker of every backend calls)."""
+    _crash_hook()
+    if kind == "game":
+        from game.app.tournament import play_game
+        return play_game(job)
+    if kind == "verify":
+        return verify_one(job)
+    if kind == "echo":
+        return job
+    raise ValueError(f"unknown job kind {kind!r}")
+
+
+def verify_one(job: tuple) -> dict:
+    """(replay path, mods or None, force) -> {file, ok, ticks, first_bad_tick, details, error}."""
+    path, mods, force = job
+    from saves.container import SaveError
+    from saves.replay import check_compatible, read_replay, verify
+    from content.loader import ContentError
+    out = {"file": path, "ok": False, "ticks": 0, "first_bad_tick": None, "details": [], "error": None,
+           "warning": None}
+    try:
+        replay = read_replay(path)
+        out["warning"] = replay.warning
+        content = _content(mods if mods is not None else (replay.header.get("mods") or []))
+        check_compatible(replay, content, force)
+        result = verify(replay, content, force=force)
+    except (SaveError, ContentError) as exc:
+        out["error"] = str(exc)
+        return out
+    out.update(ok=result.ok, ticks=result.ticks, first_bad_tick=result.first_bad_tick, details=result.details)
+    return out
+
+
+def _init_worker() -> None:
+    from game.app.process import tune_gc
+    tune_gc()
+
+
+def _run_local(kind: str, jobs: list, workers: int, retries: int) -> Iterator[tuple[int, object]]:
+    if workers == 1:
+        for i, job in enumerate(jobs):
+            yield i, execute(kind, job)
+        return
+    todo = list(range(len(jobs)))
+    attempts = [0] * len(jobs)
+    while todo:
+        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker)
+        broken = False
+        try:
+            futures = {pool.submit(execute, kind, jobs[i]): i for i in todo}
+            pending = set(futures)
+            done_now = []
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    i = futures[fut]
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    done_now.append(i)
+                    yield i, result
+            finished_set = set(done_now)
+            todo = [i for i in todo if i not in finished_set]
+        finally:
+            pool.shutdown(wait=not broken, cancel_futures=True)
+        for i in todo:
+            attempts[i] += 1
+            if attempts[i] > retries:
+                raise BackendError(f"job {i} lost its worker {attempts[i]} times; giving up")
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(RAY_MISSING) from None
+    return ray
+
+
+def _run_ray(kind: str, jobs: list, workers: int, retries: int, address: str | None) -> Iterator[tuple[int, object]]:
+    # Ray prints its own notices (a worker died, a task is retried) on the driver's stdout; they go to stderr so
+    # that `--json` output stays one object
+    with contextlib.redirect_stdout(sys.stderr):
+        yield from _run_ray_quiet(kind, jobs, workers, retries, address)
+
+
+def _run_ray_quiet(kind, jobs, workers, retries, address):
+    ray = _ray()
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise BackendError(f"cannot start or join Ray (address {address or 'local'}): "
+                               f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=retries)(_ray_execute)
+        refs = {task.remote(kind, job): i for i, job in enumerate(jobs)}
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield refs[ref], ray.get(ref)
+    finally:
+        if started and not address:
+            ray.shutdown()
+
+
+def _ray_execute(kind, job):
+    if not _CONTENTS:
+        _init_worker()
+    return execute(kind, job)
+
+
+def run_jobs(kind: str, jobs: list, backend: str = "local", workers: int | None = None, address: str | None = None,
+             retries: int = 2) -> Iterator[tuple[int, object]]:
+    """Run every job; yield (index into jobs, result) as each finishes (any order)."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
+    if backend == "ray":
+        _ray()                      # fail before any work when Ray is missing
+    if not jobs:
+        return iter(())
+    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    if backend == "ray":
+        return _run_ray(kind, jobs, workers, retries, address)
+    return _run_local(kind, jobs, workers, retries)
