@@ -492,6 +492,58 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def cmd_league(args) -> int:
+    from game.app import league
+    from game.app.backends import BackendError
+    from game.app.tournament import TournamentError, check_side_mod
+    if len(args.profiles) < 2:
+        raise CliError("a league needs at least two entrants")
+    if len(set(args.profiles)) != len(args.profiles):
+        raise CliError(f"an entrant is named twice: {' '.join(args.profiles)}")
+    parsed = [league.parse_entrant(p) for p in args.profiles]
+    _content, scenario, role = _scale_setup(args, [name for name, _m in parsed], "PROFILE")
+    from content.loader import load_content
+    for spec, (name, extra) in zip(args.profiles, parsed):
+        if extra:
+            try:
+                check_side_mod(extra[0], spec)
+            except TournamentError as exc:
+                raise CliError(str(exc)) from None
+            layered = load_content(list(args.mod) + list(extra))
+            if name not in (layered.commanders if role == "commander" else layered.strategies):
+                raise CliError(f"{spec}: the layered content has no {role} profile '{name}'")
+    if args.chart and not str(args.chart).lower().endswith((".png", ".svg", ".pdf")):
+        raise CliError(f"--chart {args.chart}: a chart is written as .png, .svg or .pdf")
+    try:
+        summary = league.run(args.profiles, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
+                             args.backend, args.address, args.out, args.ticks, role, progress=not args.no_progress)
+    except (BackendError, TournamentError) as exc:
+        raise CliError(str(exc)) from None
+    if args.save_json:
+        try:
+            with open(args.save_json, "w", encoding="utf-8") as fh:
+                fh.write(league.dumps(summary) + "\n")
+        except OSError as exc:
+            raise CliError(f"--save-json {args.save_json}: cannot write: {exc.strerror or exc}") from None
+    if args.chart:
+        try:
+            league.write_chart(summary, args.chart)
+        except OSError as exc:
+            raise CliError(f"--chart {args.chart}: cannot write: {exc.strerror or exc}") from None
+    if args.json:
+        print(league.dumps(summary))
+        return 0
+    n = len(args.profiles)
+    print(f"league of {n} on {scenario}: {args.games} games per pairing, {n * (n - 1) // 2 * args.games} games "
+          f"(backend {args.backend})")
+    print("\n".join(league.table_lines(summary)))
+    print(summary["method"])
+    for path, what in ((args.save_json, "JSON"), (args.chart, "chart")):
+        if path:
+            print(f"wrote {what} to {path}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from benchmarks.run import main as bench_main
     return bench_main(args)
@@ -640,6 +692,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="content layered on side B only (commanders/ and strategies/ files; repeatable)")
     add_scale(p)
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("league", help="round robin over commander or strategy profiles (PROFILE:DIR = with that "
+                                      "content) with Bradley-Terry ratings")
+    p.add_argument("profiles", nargs="+", metavar="PROFILE", help="entrants: a profile, or PROFILE:DIR for the "
+                                                                 "profile with a content mod layered on")
+    p.add_argument("--save-json", metavar="FILE", default=None, help="write the league (table, pairings) as JSON")
+    p.add_argument("--chart", metavar="PNG", default=None, help="draw the ratings with their intervals (.png/.svg/.pdf)")
+    add_scale(p)
+    p.set_defaults(func=cmd_league)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
