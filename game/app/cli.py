@@ -544,6 +544,62 @@ def cmd_league(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    """Verify every replay under a directory in parallel: a summary, and each failure's first divergence."""
+    import time
+    from pathlib import Path
+    from game.app.backends import BackendError, RAY_MISSING, run_jobs
+    root = Path(args.dir)
+    if not root.is_dir():
+        raise CliError(f"{root}: not a directory")
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise CliError(RAY_MISSING) from None
+    if args.address and args.backend != "ray":
+        raise CliError("--address needs --backend ray")
+    files = sorted(str(p) for p in root.rglob("*.rtsreplay") if p.is_file())
+    if not files:
+        raise CliError(f"{root}: no .rtsreplay files under it")
+    mods = [str(m) for m in args.mod] or None
+    jobs = [(f, mods, args.force) for f in files]
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(jobs), desc="verify", unit="replay", leave=False)
+    results = [None] * len(jobs)
+    start = time.perf_counter()
+    try:
+        for i, res in run_jobs("verify", jobs, backend=args.backend, workers=args.workers, address=args.address):
+            results[i] = res
+            if bar:
+                bar.update()
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        if bar:
+            bar.close()
+    seconds = time.perf_counter() - start
+    ok = [r for r in results if r["ok"]]
+    bad = [r for r in results if not r["ok"]]
+    summary = {"replays": len(results), "verified": len(ok), "failed": len(bad), "seconds": round(seconds, 2),
+               "ticks": sum(r["ticks"] for r in results), "results": results}
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(f"{len(ok)} of {len(results)} replays verified ({summary['ticks']} ticks) in {seconds:.1f} s "
+              f"(backend {args.backend})")
+        for r in bad:
+            if r["error"]:
+                print(f"FAILED {r['file']}: {r['error']}")
+            else:
+                print(f"FAILED {r['file']}: divergence at tick {r['first_bad_tick']}")
+                for line in r["details"]:
+                    print(f"  {line}")
+    return 0 if not bad else 1
+
+
 def cmd_bench(args) -> int:
     from benchmarks.run import main as bench_main
     return bench_main(args)
@@ -701,6 +757,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chart", metavar="PNG", default=None, help="draw the ratings with their intervals (.png/.svg/.pdf)")
     add_scale(p)
     p.set_defaults(func=cmd_league)
+
+    p = sub.add_parser("verify", help="verify every replay under a directory, in parallel (local or Ray)")
+    p.add_argument("dir", metavar="DIR", help="directory searched (recursively) for *.rtsreplay files")
+    add_backend(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--force", action="store_true", help="play even if the content hash or format differs")
+    p.add_argument("--mod", action="append", metavar="DIR", default=[],
+                   help="content to verify with (default: the mods each replay was recorded with)")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
