@@ -600,6 +600,45 @@ def cmd_verify(args) -> int:
     return 0 if not bad else 1
 
 
+def cmd_diff(args) -> int:
+    """The first tick two recorded matches' states differ, and the first decision that differed."""
+    from game.app import diff as df
+    from saves.replay import check_compatible, read_replay
+    sides = []
+    for path in (args.a, args.b):
+        replay = read_replay(path)
+        if replay.warning:
+            print(f"warning: {path}: {replay.warning}", file=sys.stderr)
+        content = _load(replay.header.get("mods") or [])
+        check_compatible(replay, content, args.force)
+        sides.append((replay, content))
+    (ra, ca), (rb, cb) = sides
+    out = df.diff(ra, ca, rb, cb, force=args.force)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    if not out["same_setup"]:
+        print(f"note: different matches (A: {ra.header.get('scenario')} seed {ra.header.get('seed')}, "
+              f"B: {rb.header.get('scenario')} seed {rb.header.get('seed')})")
+    state = out["state"]
+    if state is None:
+        print(f"states: identical through tick {ra.end_state_tick}")
+    else:
+        print(f"states: first differ after tick {state['tick'] - 1} (world tick {state['tick']})")
+        for line in state["details"]:
+            print(f"  {line}")
+    dec = out["decision"]
+    if dec is None:
+        print(f"decisions: all {len(ra.decisions)} identical")
+        return 0
+    who = f"team {dec['key']}'s commander" if dec["kind"] == "commander" else f"entity {dec['key']}"
+    print(f"first different decision: {who} at tick {dec['tick']}")
+    for line in dec["changes"]:
+        print(f"  {line}")
+    print("\n".join(df.side_by_side(dec["a"], dec["b"])))
+    return 0
+
+
 def cmd_bench(args) -> int:
     from benchmarks.run import main as bench_main
     return bench_main(args)
@@ -767,6 +806,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mod", action="append", metavar="DIR", default=[],
                    help="content to verify with (default: the mods each replay was recorded with)")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("diff", help="two replays: the first tick their states differ and the first decision that did")
+    p.add_argument("a", metavar="A", help="a replay (e.g. before a content change)")
+    p.add_argument("b", metavar="B", help="another replay (e.g. the same seed after it)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
