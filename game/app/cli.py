@@ -824,7 +824,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
                         "GTPyhop; commander: abstract playouts/s and decision time; economy: a 10-minute macro mirror's "
                         "speed against real time and a building's grid update; render: frame time with 500 units "
-                        "(needs a display)")
+                        "(needs a display); scale: a tournament on the local and Ray backends, where a game's time goes, "
+                        "replay verification throughput (sizes: RTS_BENCH_SCALE_GAMES, _TICKS, _WORKERS)")
     p.set_defaults(func=cmd_bench)
     return parser
 
