@@ -82,7 +82,7 @@ def bench_game_parts(ticks: int | None) -> dict:
 
 def bench_verify(games: int, ticks: int | None, workers: int) -> dict:
     """Record ``games`` matches, then verify them all in parallel: replays/min/core vs live matches/min/core."""
-    from game.app.backends import run_jobs
+    from game.app.backends import run_jobs, verify_one
     n = max(2, min(games, 2 * workers))
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,7 +100,7 @@ def bench_verify(games: int, ticks: int | None, workers: int) -> dict:
         record_s = time.perf_counter() - t0
         jobs = [(f"{tmp}/m{i}.rtsreplay", None, False) for i in range(n)]
         t0 = time.perf_counter()
-        results = [r for _i, r in run_jobs("verify", jobs, backend="local", workers=workers)]
+        results = [r for _i, r in run_jobs(verify_one, jobs, backend="local", workers=workers)]
         verify_s = time.perf_counter() - t0
     cores = min(workers, n)
     return {"replays": n, "all_ok": all(r["ok"] for r in results), "record_s": record_s, "verify_s": verify_s,

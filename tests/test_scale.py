@@ -56,17 +56,17 @@ def _by_seed(results):
 
 def test_local_jobs_come_back_once_each_and_a_dead_worker_only_costs_a_retry(tmp_path, monkeypatch):
     monkeypatch.setenv("RTS_CRASH_ONCE", str(tmp_path / "crashed"))
-    got = sorted(backends.run_jobs("echo", [(i,) for i in range(6)], backend="local", workers=2))
+    got = sorted(backends.run_jobs(backends.echo, [(i,) for i in range(6)], backend="local", workers=2))
     assert got == [(i, (i,)) for i in range(6)]
     assert (tmp_path / "crashed").exists()                     # a worker really died
 
 
 def test_unknown_backend_and_missing_ray_are_one_line_errors(monkeypatch, capsys):
     with pytest.raises(backends.BackendError, match="unknown backend 'spark'"):
-        backends.run_jobs("echo", [(1,)], backend="spark")
+        backends.run_jobs(backends.echo, [(1,)], backend="spark")
     monkeypatch.setitem(sys.modules, "ray", None)             # as if Ray were not installed
     with pytest.raises(backends.BackendError, match=r"pip install -e '\.\[cluster\]'"):
-        backends.run_jobs("echo", [(1,)], backend="ray")
+        backends.run_jobs(backends.echo, [(1,)], backend="ray")
     assert main(["tournament", "--a", "scripted", "--b", "uct_small", "--backend", "ray", "--games", "1"]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
         "error: the ray backend needs Ray: pip install -e '.[cluster]'"]
@@ -191,12 +191,12 @@ def test_ray_backend_gives_the_local_backends_results(ray_local):
 def test_ray_retries_a_game_whose_worker_died(ray_local):
     jobs = [(i,) for i in range(4)]
     ray_local.unlink()                                          # arm: the next job kills its worker
-    got = sorted(backends.run_jobs("echo", jobs, backend="ray", workers=2))
+    got = sorted(backends.run_jobs(backends.echo, jobs, backend="ray", workers=2))
     assert got == [(i, (i,)) for i in range(4)] and ray_local.exists()
 
 
 def test_ray_verifies_replays_like_local(ray_local, replays):
     jobs = [(str(f), None, False) for f in sorted(replays.glob("*.rtsreplay"))]
-    local = sorted(backends.run_jobs("verify", jobs, backend="local", workers=1))
-    on_ray = sorted(backends.run_jobs("verify", jobs, backend="ray", workers=2))
+    local = sorted(backends.run_jobs(backends.verify_one, jobs, backend="local", workers=1))
+    on_ray = sorted(backends.run_jobs(backends.verify_one, jobs, backend="ray", workers=2))
     assert on_ray == local and all(r["ok"] for _i, r in local)

@@ -15,10 +15,11 @@ worker, so both backends give identical results.
   it, asking for this backend is a one-line error.
 
 A worker loads the content once per mod list and keeps it for every later job
-(``_content``). Jobs name their work by a kind: ``"game"`` plays one match,
-``"verify"`` re-simulates one replay.
+(``_content``). The work is a module-level function of one job (it travels to
+the workers by name): ``tournament.play_game`` plays one match, ``verify_one``
+re-simulates one replay.
 
->>> [r for _i, r in run_jobs("echo", [(1,), (2,)], backend="local", workers=1)]
+>>> [r for _i, r in run_jobs(echo, [(1,), (2,)], backend="local", workers=1)]
 [(1,), (2,)]
 """
 from __future__ import annotations
@@ -62,17 +63,15 @@ def _crash_hook() -> None:
         os._exit(3)
 
 
-def execute(kind: str, job: tuple):
-    """Run one job in this process (what every worker of every backend calls)."""
+def execute(fn, job: tuple):
+    """Run one job in this process (what every worker of every backend calls): ``fn(job)``."""
     _crash_hook()
-    if kind == "game":
-        from game.app.tournament import play_game
-        return play_game(job)
-    if kind == "verify":
-        return verify_one(job)
-    if kind == "echo":
-        return job
-    raise ValueError(f"unknown job kind {kind!r}")
+    return fn(job)
+
+
+def echo(job: tuple) -> tuple:
+    """A job that returns itself (tests of the backends)."""
+    return job
 
 
 def verify_one(job: tuple) -> dict:
@@ -101,10 +100,10 @@ def _init_worker() -> None:
     tune_gc()
 
 
-def _run_local(kind: str, jobs: list, workers: int, retries: int) -> Iterator[tuple[int, object]]:
+def _run_local(fn, jobs: list, workers: int, retries: int) -> Iterator[tuple[int, object]]:
     if workers == 1:
         for i, job in enumerate(jobs):
-            yield i, execute(kind, job)
+            yield i, execute(fn, job)
         return
     todo = list(range(len(jobs)))
     attempts = [0] * len(jobs)
@@ -112,7 +111,7 @@ def _run_local(kind: str, jobs: list, workers: int, retries: int) -> Iterator[tu
         pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker)
         broken = False
         try:
-            futures = {pool.submit(execute, kind, jobs[i]): i for i in todo}
+            futures = {pool.submit(execute, fn, jobs[i]): i for i in todo}
             pending = set(futures)
             done_now = []
             while pending:
@@ -144,14 +143,14 @@ def _ray():
     return ray
 
 
-def _run_ray(kind: str, jobs: list, workers: int, retries: int, address: str | None) -> Iterator[tuple[int, object]]:
+def _run_ray(fn, jobs: list, workers: int, retries: int, address: str | None) -> Iterator[tuple[int, object]]:
     # Ray prints its own notices (a worker died, a task is retried) on the driver's stdout; they go to stderr so
     # that `--json` output stays one object
     with contextlib.redirect_stdout(sys.stderr):
-        yield from _run_ray_quiet(kind, jobs, workers, retries, address)
+        yield from _run_ray_quiet(fn, jobs, workers, retries, address)
 
 
-def _run_ray_quiet(kind, jobs, workers, retries, address):
+def _run_ray_quiet(fn, jobs, workers, retries, address):
     ray = _ray()
     started = False
     if not ray.is_initialized():
@@ -166,7 +165,7 @@ def _run_ray_quiet(kind, jobs, workers, retries, address):
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=retries)(_ray_execute)
-        refs = {task.remote(kind, job): i for i, job in enumerate(jobs)}
+        refs = {task.remote(fn, job): i for i, job in enumerate(jobs)}
         pending = list(refs)
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
@@ -177,13 +176,13 @@ def _run_ray_quiet(kind, jobs, workers, retries, address):
             ray.shutdown()
 
 
-def _ray_execute(kind, job):
+def _ray_execute(fn, job):
     if not _CONTENTS:
         _init_worker()
-    return execute(kind, job)
+    return execute(fn, job)
 
 
-def run_jobs(kind: str, jobs: list, backend: str = "local", workers: int | None = None, address: str | None = None,
+def run_jobs(fn, jobs: list, backend: str = "local", workers: int | None = None, address: str | None = None,
              retries: int = 2) -> Iterator[tuple[int, object]]:
     """Run every job; yield (index into jobs, result) as each finishes (any order)."""
     if backend not in BACKENDS:
@@ -194,5 +193,5 @@ def run_jobs(kind: str, jobs: list, backend: str = "local", workers: int | None 
         return iter(())
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     if backend == "ray":
-        return _run_ray(kind, jobs, workers, retries, address)
-    return _run_local(kind, jobs, workers, retries)
+        return _run_ray(fn, jobs, workers, retries, address)
+    return _run_local(fn, jobs, workers, retries)

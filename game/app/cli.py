@@ -548,7 +548,7 @@ def cmd_verify(args) -> int:
     """Verify every replay under a directory in parallel: a summary, and each failure's first divergence."""
     import time
     from pathlib import Path
-    from game.app.backends import BackendError, RAY_MISSING, run_jobs
+    from game.app.backends import BackendError, RAY_MISSING, run_jobs, verify_one
     root = Path(args.dir)
     if not root.is_dir():
         raise CliError(f"{root}: not a directory")
@@ -571,7 +571,7 @@ def cmd_verify(args) -> int:
     results = [None] * len(jobs)
     start = time.perf_counter()
     try:
-        for i, res in run_jobs("verify", jobs, backend=args.backend, workers=args.workers, address=args.address):
+        for i, res in run_jobs(verify_one, jobs, backend=args.backend, workers=args.workers, address=args.address):
             results[i] = res
             if bar:
                 bar.update()

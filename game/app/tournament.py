@@ -233,7 +233,7 @@ def run_many(setups: list, games: int, seed: int = 1, workers: int | None = None
             if data and not data.endswith(b"\n"):      # drop a line cut short by an interrupted run
                 fh.truncate(data.rfind(b"\n") + 1)
                 fh.seek(0, 2)
-        for i, res in run_jobs("game", [j for _k, j in jobs], backend=backend, workers=workers, address=address):
+        for i, res in run_jobs(play_game, [j for _k, j in jobs], backend=backend, workers=workers, address=address):
             key = jobs[i][0]
             done[(key, res["seed"], res["a_team"])] = res
             if fh:
