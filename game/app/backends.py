@@ -33,6 +33,7 @@ from multiprocessing import get_context
 from typing import Iterator
 
 BACKENDS = ("local", "ray")
+WINDOW_PER_WORKER = 4           # jobs queued per worker (enough to keep every worker busy)
 RAY_MISSING = "the ray backend needs Ray: pip install -e '.[cluster]'"
 
 _CONTENTS: dict = {}
@@ -107,29 +108,37 @@ def _run_local(fn, jobs: list, workers: int, retries: int) -> Iterator[tuple[int
         return
     todo = list(range(len(jobs)))
     attempts = [0] * len(jobs)
+    window = WINDOW_PER_WORKER * workers         # jobs in flight at once: memory stays bounded however many
     while todo:
         pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker)
         broken = False
+        finished_set, lost = set(), []
         try:
-            futures = {pool.submit(execute, fn, jobs[i]): i for i in todo}
-            pending = set(futures)
-            done_now = []
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            queue = iter(todo)
+            futures = {}
+            while True:
+                while not broken and len(futures) < window:
+                    i = next(queue, None)
+                    if i is None:
+                        break
+                    futures[pool.submit(execute, fn, jobs[i])] = i
+                if not futures:
+                    break
+                finished, _pending = wait(futures, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    i = futures[fut]
+                    i = futures.pop(fut)
                     try:
                         result = fut.result()
                     except BrokenProcessPool:
                         broken = True
+                        lost.append(i)
                         continue
-                    done_now.append(i)
+                    finished_set.add(i)
                     yield i, result
-            finished_set = set(done_now)
             todo = [i for i in todo if i not in finished_set]
         finally:
             pool.shutdown(wait=not broken, cancel_futures=True)
-        for i in todo:
+        for i in lost:
             attempts[i] += 1
             if attempts[i] > retries:
                 raise BackendError(f"job {i} lost its worker {attempts[i]} times; giving up")
@@ -165,12 +174,21 @@ def _run_ray_quiet(fn, jobs, workers, retries, address):
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=retries)(_ray_execute)
-        refs = {task.remote(fn, job): i for i, job in enumerate(jobs)}
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
+        cpus = int(ray.cluster_resources().get("CPU", workers)) if address else workers
+        window = WINDOW_PER_WORKER * max(1, cpus)   # tasks in flight at once: the driver's memory stays bounded
+        queue = iter(enumerate(jobs))
+        refs = {}
+        while True:
+            while len(refs) < window:
+                item = next(queue, None)
+                if item is None:
+                    break
+                refs[task.remote(fn, item[1])] = item[0]
+            if not refs:
+                break
+            ready, _pending = ray.wait(list(refs), num_returns=1)
             for ref in ready:
-                yield refs[ref], ray.get(ref)
+                yield refs.pop(ref), ray.get(ref)
     finally:
         if started and not address:
             ray.shutdown()
