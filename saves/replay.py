@@ -256,8 +256,9 @@ def seek(replay: Replay, content, tick: int, force: bool = False):
     return world
 
 
-def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
-    """Human-readable entity/component differences between two snapshot states."""
+def diff_states(expected: dict, actual: dict, limit: int = 12, labels: tuple = ("recorded", "replayed")) -> list[str]:
+    """Human-readable entity/component differences between two snapshot states (``labels`` name the two)."""
+    first, second = labels
     out = []
     expected = world_parts("replay", expected)
     actual = world_parts("replay", actual)
@@ -273,14 +274,16 @@ def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
     exp_e, act_e = by_entity(exp_c), by_entity(act_c)
     for eid in sorted(set(exp_e) | set(act_e)):
         if eid not in act_e:
-            out.append(f"entity {eid}: missing in the re-simulation")
+            out.append(f"entity {eid}: only in {first}" if labels[0] != "recorded"
+                       else f"entity {eid}: missing in the re-simulation")
         elif eid not in exp_e:
-            out.append(f"entity {eid}: exists only in the re-simulation")
+            out.append(f"entity {eid}: only in {second}" if labels[0] != "recorded"
+                       else f"entity {eid}: exists only in the re-simulation")
         else:
             for name in sorted(set(exp_e[eid]) | set(act_e[eid])):
                 a, b = exp_e[eid].get(name), act_e[eid].get(name)
                 if a != b:
-                    out.append(f"entity {eid} {name}: recorded {a} vs replayed {b}")
+                    out.append(f"entity {eid} {name}: {first} {a} vs {second} {b}")
         if len(out) >= limit:
             out.append("...")
             break
