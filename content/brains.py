@@ -25,6 +25,7 @@ from ai.hfsm import Machine, State, Transition
 from ai.utility import Candidate, Emergency, Preference, ModeSelector
 from content.catalog import ACTIONS, FACTS, suggest
 from content.schema import BrainDef
+from game import TICK_HZ
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -293,6 +294,6 @@ def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:
                                   for p in c.preferences), c.state)
                   for cid, c in bdef.candidates.items()]
     emergencies = [Emergency(e.id, tuple(_cond(c) for c in e.when), e.candidate) for e in bdef.emergencies]
-    selector = ModeSelector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold)
+    selector = ModeSelector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold, tick_hz=TICK_HZ)
     return Brain(bdef.id, selector, Machine(states), bdef.think_every, bdef.idle_state,
                  build_planning(bdef, goap_domains, htn_domains))
