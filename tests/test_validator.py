@@ -1,0 +1,147 @@
+"""The validator (`rts validate`, content/loader.py) on hostile and mistaken files: line and column for syntax
+errors, "did you mean" for unknown keys, every bad map row at once, and a loader that never crashes — deep
+nesting, huge numbers, symlink loops and non-regular files each refused in one line with the file and line."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from content.loader import ContentError, load_content
+from content.toml_guard import MAX_NESTING
+from tests.conftest import write_mod
+
+ROOT = Path(__file__).resolve().parents[1]
+
+UNIT = '''
+id = "grunt"
+hp = 50.0
+speed = 2.5
+
+[weapon]
+range = 4.0
+damage = 5.0
+cooldown = 1.0
+
+[ammo]
+clip = 6
+'''
+
+
+def problems_of(tmp_path, files) -> list[str]:
+    mod = write_mod(tmp_path / "mod", files)
+    with pytest.raises(ContentError) as err:
+        load_content([mod])
+    return [str(p) for p in err.value.problems]
+
+
+def only(tmp_path, files) -> str:
+    found = problems_of(tmp_path, files)
+    assert len(found) == 1, found
+    assert "\n" not in found[0]
+    return found[0]
+
+
+# -- syntax errors: line and column ----------------------------------------------------------------------------
+def test_a_syntax_error_names_line_and_column(tmp_path):
+    msg = only(tmp_path, {"units/grunt.toml": UNIT.replace("speed = 2.5", "speed = = 2.5")})
+    assert msg.endswith("units/grunt.toml:3:9: invalid TOML: Invalid value"), msg
+
+
+def test_an_unclosed_array_names_where_it_was_opened(tmp_path):
+    text = 'id = "grunt"\nhp = 50.0\nspeed = 2.5\ntags = [1, 2,\n\n'
+    msg = only(tmp_path, {"units/grunt.toml": text})
+    assert "units/grunt.toml:4:8: invalid TOML: " in msg and msg.endswith(
+        ": the '[' opened here is never closed with ']'"), msg
+
+
+# -- did you mean ----------------------------------------------------------------------------------------------
+def test_unknown_keys_get_a_suggestion_at_every_level(tmp_path):
+    found = problems_of(tmp_path, {"units/grunt.toml": UNIT.replace("speed", "sped").replace("range", "rnage")})
+    assert any(p.endswith("grunt.toml:6: weapon.rnage: unknown key 'rnage' (did you mean 'range'?)") for p in found)
+    assert any(p.endswith("grunt.toml:3: sped: unknown key 'sped' (did you mean 'speed'?)") for p in found)
+
+
+def test_unknown_key_in_a_behavior_tree_node_suggests_that_node_types_keys(tmp_path):
+    from tests.test_brain_content import BRAIN
+    brain = BRAIN.replace('nodes.idle = { type = "wait", seconds = 1.0 }', 'nodes.idle = { type = "wait", secods = 1.0 }')
+    found = problems_of(tmp_path, {"brains/sentry.toml": brain})
+    assert any(p.endswith("trees.look.nodes.idle.secods: unknown key 'secods' (did you mean 'seconds'?)")
+               for p in found), found
+
+
+def test_a_far_off_unknown_key_gets_no_suggestion(tmp_path):
+    found = problems_of(tmp_path, {"units/grunt.toml": UNIT + "zzzzqqq = 1\n"})
+    assert any(p.endswith("zzzzqqq: unknown key 'zzzzqqq'") for p in found), found
+
+
+# -- maps: every bad row ---------------------------------------------------------------------------------------
+def test_every_bad_row_of_a_map_is_reported_at_once(tmp_path):
+    rows = ["......", "..X...", "....", "......", ".Y..Z.", "......."]
+    text = 'id = "m"\ntiles = """\n' + "\n".join(rows) + '\n"""\n'
+    found = problems_of(tmp_path, {"maps/m.toml": text})
+    assert [p.split("maps/m.toml:")[1].split(" (known")[0] for p in found] == [
+        "4: tiles[1]: unknown tile 'X' at column 3",
+        "5: tiles[2]: row is 4 tiles wide, the first row is 6",
+        "7: tiles[4]: unknown tile 'Y' at column 2 and 1 more",
+        "8: tiles[5]: row is 7 tiles wide, the first row is 6",
+    ]
+
+
+# -- a loader that never crashes -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, text, where", [
+    ("arrays", "id = 'grunt'\nx = " + "[" * 3000 + "]" * 3000, ":2:"),
+    ("inline tables", "id = 'grunt'\nx = " + "{a = " * 3000 + "1" + "}" * 3000, ":2:"),
+    ("dotted keys", "id = 'grunt'\n" + ".".join(["k"] * 50000) + " = 1", ":2:"),
+    ("table header", "id = 'grunt'\n[" + ".".join(["k"] * 50000) + "]\nx = 1", ":2:"),
+    ("inline dotted", "id = 'grunt'\nx = {" + ".".join(["k"] * 40) + " = 1}", ":2:"),
+])
+def test_deep_nesting_is_refused_in_one_line(tmp_path, name, text, where):
+    msg = only(tmp_path, {"units/grunt.toml": text})
+    assert where in msg and f"content is limited to {MAX_NESTING}" in msg, msg
+
+
+def test_nesting_within_the_limit_still_parses():
+    import tomllib
+    from content.toml_guard import scan
+    text = 'x = ' + '[' * MAX_NESTING + ']' * MAX_NESTING
+    assert scan(text).problem is None and tomllib.loads(text)
+    assert scan('x = ' + '[' * (MAX_NESTING + 1) + ']' * (MAX_NESTING + 1)).problem is not None
+
+
+def test_a_5000_digit_integer_is_refused_in_one_line(tmp_path):
+    msg = only(tmp_path, {"units/grunt.toml": UNIT.replace("hp = 50.0", "hp = " + "9" * 5000)})
+    assert ":2:6: a number of 5000 digits; content numbers are limited to 100" in msg
+
+
+def test_digits_inside_strings_are_not_numbers(tmp_path):
+    name = '7' * 40 + 3 * chr(39) + 3 * chr(34) + '[[{'            # quotes and brackets inside a string too
+    text = '# ' + '7' * 300 + '\n' + 'name = "' + name.replace(chr(34), chr(92) + chr(34)) + '"\n' + UNIT
+    mod = write_mod(tmp_path / 'mod', {'units/grunt.toml': text})
+    assert load_content([mod]).units['grunt'].name == name
+
+
+def test_a_symlink_loop_is_refused_in_one_line(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": UNIT})
+    os.symlink("loop_b.toml", mod / "units/loop_a.toml")
+    os.symlink("loop_a.toml", mod / "units/loop_b.toml")
+    found = problems_of(tmp_path, {})
+    assert len(found) == 2 and all("loop_" in p and "cannot read file" in p for p in found), found
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": UNIT})
+    os.mkfifo(mod / "units/pipe.toml")
+    msg = only(tmp_path, {})
+    assert msg.endswith("units/pipe.toml: not a regular file"), msg
+
+
+def test_rts_validate_prints_one_line_and_exits_2(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": "id = 'grunt'\nx = " + "[" * 3000 + "]" * 3000})
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "validate", "--mod", str(mod)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
+    assert "units/grunt.toml:2:" in proc.stdout + proc.stderr
