@@ -25,6 +25,9 @@ from ai.hfsm import Machine, State, Transition
 from ai.utility import Candidate, Emergency, Preference, ModeSelector
 from content.catalog import ACTIONS, FACTS, suggest
 from content.schema import BrainDef
+
+MAX_TREE_DEPTH = 64       # levels of a behavior tree: ticking recurses once per level, far below Python's limit
+MAX_STATE_DEPTH = 16      # levels of nested HFSM states
 from game import TICK_HZ
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -124,6 +127,10 @@ class _Checker(Checks):
                     self.bad(("states", sid, "parent"), "parent cycle: " + " -> ".join(seen + [p]))
                     break
                 seen.append(p)
+                if len(seen) > MAX_STATE_DEPTH:
+                    self.bad(("states", sid, "parent"), f"state '{sid}' is nested more than {MAX_STATE_DEPTH} "
+                                                        f"levels deep; state machines are limited to that")
+                    break
                 p = states[p].parent
         for sid, sdef in states.items():
             kids = children[sid]
@@ -159,10 +166,19 @@ class _Checker(Checks):
             return
         reached: dict[str, tuple] = {}
         stack = [(tdef.root, base + ("root",), (tdef.root,))]
+        too_deep = False
         while stack:
             nid, where, trail = stack.pop()
             if nid not in nodes:
                 self.bad(where, f"unknown node '{nid}'{suggest(nid, nodes)}")
+                continue
+            if len(trail) > MAX_TREE_DEPTH and nid not in trail[:-1]:
+                if not too_deep:
+                    self.bad(where, f"tree '{tid}' is more than {MAX_TREE_DEPTH} nodes deep here "
+                                    f"({' -> '.join(trail[:3])} -> ... -> {nid}); trees are limited to "
+                                    f"{MAX_TREE_DEPTH} levels")
+                too_deep = True
+                reached[nid] = where
                 continue
             if nid in reached:
                 kind = "cycle" if nid in trail[:-1] else "node used twice"
@@ -178,7 +194,7 @@ class _Checker(Checks):
                 if key.role:
                     self.ROLE_CHECKS[key.role](self, npath + (key.name,), getattr(node, key.name), node)
         for nid in nodes:
-            if nid not in reached:
+            if nid not in reached and not too_deep:
                 self.bad(base + ("nodes", nid), f"node '{nid}' is not reachable from the root '{tdef.root}'")
 
     # -- one check per key role (ai.bt.ROLES): (key path, the key's value, the node's table) ------------------
@@ -260,6 +276,54 @@ def _cond(c) -> Condition:
 def _curve(cdef) -> Curve:
     params = {k: v for k, v in cdef.model_dump(exclude={"type", "points"}).items() if v is not None}
     return Curve(cdef.type, params, tuple(tuple(p) for p in cdef.points or ()))
+
+
+def _satisfiable(conds) -> bool:
+    """Whether some value satisfies every condition in ``conds`` (all on one fact). Exact for the comparisons a
+    condition can make: if any value does, one of the constants, a midpoint between two, or one past the extremes
+    does."""
+    consts = [c.value for c in conds]
+    nums = sorted({float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    trial = list(consts) + [True, False]
+    if nums:
+        trial += [nums[0] - 1.0, nums[-1] + 1.0] + [(a + b) / 2 for a, b in zip(nums, nums[1:])]
+    return any(all(_cond(c).test(v) for c in conds) for v in trial)
+
+
+def brain_warnings(bdef: BrainDef) -> list[tuple[tuple, str]]:
+    """What is legal but cannot do anything, as (key path, message): a state nothing enters (no candidate runs
+    it, it is not the idle state, no transition leads to it, it is not its parent's initial state), and a
+    candidate whose own gates contradict each other (it can never be chosen)."""
+    out = []
+    states = bdef.states
+    start = [c.state or cid for cid, c in bdef.candidates.items()] + ([bdef.idle_state] if bdef.idle_state else [])
+    reached: set[str] = set()
+    todo = [s for s in start if s in states]
+    while todo:
+        sid = todo.pop()
+        if sid in reached:
+            continue
+        reached.add(sid)
+        sdef = states[sid]
+        more = [tr.to for tr in sdef.transitions] + ([sdef.initial] if sdef.initial else [])
+        if sdef.parent:
+            more.append(sdef.parent)
+        todo.extend(m for m in more if m in states and m not in reached)
+    for sid in states:
+        if sid not in reached:
+            out.append((("states", sid), f"state '{sid}' is unreachable: no candidate runs it, no transition "
+                                         f"leads to it and it is no parent's initial state"))
+    for cid, cand in bdef.candidates.items():
+        by_fact: dict[str, list] = {}
+        for g in cand.gates:
+            by_fact.setdefault(g.fact, []).append(g)
+        for fact, conds in by_fact.items():
+            if len(conds) > 1 and not _satisfiable(conds):
+                labels = " and ".join(_cond(c).label for c in conds)
+                out.append((("candidates", cid, "gates"), f"candidate '{cid}' is never chosen: its gates {labels} "
+                                                          f"cannot all hold"))
+                break
+    return out
 
 
 def build_node(nid: str, nodes: dict) -> bt.Node:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from content.brains import build_brain, check_brain
+from content.brains import brain_warnings, build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
 from content.schema import KINDS, BrainDef, BuildingDef, MapDef, ScenarioDef, StrategyDef, UnitDef
 from content.catalog import suggest
@@ -149,6 +149,7 @@ class Content:
     strategies: dict = field(default_factory=dict)    # strategy profile id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
     htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
+    warnings: tuple = ()                              # Problem rows for what is legal but does nothing
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -594,6 +595,7 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     pending: dict[tuple[str, str], _Pending] = {}
     hasher = hashlib.blake2b(digest_size=16)
     files: list[str] = []
+    warnings: list[Problem] = []
     layers = [(Path(root) if root else DEFAULT_ROOT, False)] + [(Path(m), True) for m in mods]
     for layer, is_mod in layers:
         files += _collect_layer(layer, is_mod, pending, problems, hasher)
@@ -625,6 +627,9 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         if compiled is not None:
             brains[bid] = compiled
             brain_defs[bid] = bdef
+            for loc, message in brain_warnings(bdef):
+                path, line = item.locate(loc)
+                warnings.append(Problem(path, line, format_key(loc), message))
     units = {}
     for uid, (item, udef) in models["units"].items():
         if udef.brain and udef.brain not in models["brains"]:
@@ -655,7 +660,7 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
                    content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
                    commanders=commanders, buildings=buildings, strategies=strategies,
                    goap={k: m for k, (_i, m) in models["goap"].items()},
-                   htn={k: m for k, (_i, m) in models["htn"].items()})
+                   htn={k: m for k, (_i, m) in models["htn"].items()}, warnings=tuple(warnings))
 
 
 __all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef", "BrainDef",

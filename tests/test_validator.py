@@ -145,3 +145,65 @@ def test_rts_validate_prints_one_line_and_exits_2(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr + proc.stdout
     assert "units/grunt.toml:2:" in proc.stdout + proc.stderr
+
+
+# -- warnings: legal, but does nothing -------------------------------------------------------------------------
+def sentry(extra_states="", gates='gates = [{ fact = "enemy_visible" }]'):
+    from tests.test_brain_content import BRAIN
+    return BRAIN.replace('gates = [{ fact = "enemy_visible" }]', gates) + extra_states
+
+
+def load_warnings(tmp_path, brain) -> list[str]:
+    from tests.test_brain_content import BRAIN  # noqa: F401  (the brain named 'sentry' the mod's unit uses)
+    mod = write_mod(tmp_path / "mod", {"brains/sentry.toml": brain})
+    return [str(w) for w in load_content([mod]).warnings]
+
+
+def test_a_state_nothing_enters_is_a_warning_with_its_line(tmp_path):
+    extra = '\n[states.lost]\ntree = "look"\n'
+    found = load_warnings(tmp_path, sentry(extra))
+    assert len(found) == 1 and "brains/sentry.toml:" in found[0]
+    assert found[0].endswith("states.lost: state 'lost' is unreachable: no candidate runs it, no transition "
+                             "leads to it and it is no parent's initial state")
+    line = int(found[0].split("sentry.toml:")[1].split(":")[0])
+    assert sentry(extra).lstrip("\n").splitlines()[line - 1] == "[states.lost]"
+
+
+def test_a_state_reached_by_a_transition_is_no_warning(tmp_path):
+    extra = '\n[states.lost]\ntree = "look"\n'
+    brain = sentry(extra).replace('transitions = [{ to = "shoot", when = [{ fact = "enemy_in_range" }] }]',
+                                  'transitions = [{ to = "shoot", when = [{ fact = "enemy_in_range" }] }, '
+                                  '{ to = "lost", when = [{ fact = "enemy_visible", value = false }] }]')
+    assert load_warnings(tmp_path, brain) == []
+
+
+@pytest.mark.parametrize("gates, contradiction", [
+    ('[{ fact = "enemy_visible" }, { fact = "enemy_visible", value = false }]', True),
+    ('[{ fact = "enemy_distance", op = ">", value = 8.0 }, { fact = "enemy_distance", op = "<", value = 3.0 }]', True),
+    ('[{ fact = "enemy_distance", op = ">", value = 3.0 }, { fact = "enemy_distance", op = "<", value = 3.5 }]', False),
+    ('[{ fact = "enemy_distance", op = ">=", value = 3.0 }, { fact = "enemy_distance", op = "<=", value = 3.0 }]', False),
+    ('[{ fact = "enemy_visible" }, { fact = "enemy_in_range" }]', False),
+])
+def test_a_candidate_whose_gates_contradict_is_a_warning(tmp_path, gates, contradiction):
+    found = load_warnings(tmp_path, sentry(gates=f"gates = {gates}"))
+    assert bool(found) == contradiction, found
+    if contradiction:
+        assert "candidates.watch.gates: candidate 'watch' is never chosen: its gates" in found[0]
+
+
+def test_rts_validate_prints_warnings_and_still_succeeds(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"brains/sentry.toml": sentry('\n[states.lost]\ntree = "look"\n')})
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "validate", "--mod", str(mod)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0 and "warning: " in proc.stdout and "state 'lost' is unreachable" in proc.stdout
+
+
+# -- depths the runtime recurses over are bounded ----------------------------------------------------------------
+def test_a_behavior_tree_deeper_than_the_limit_is_refused(tmp_path):
+    from content.brains import MAX_TREE_DEPTH
+    from tests.test_brain_content import BRAIN
+    chain = "\n".join(f'nodes.n{i} = {{ type = "inverter", child = "n{i + 1}" }}' for i in range(MAX_TREE_DEPTH + 5))
+    chain += f'\nnodes.n{MAX_TREE_DEPTH + 5} = {{ type = "wait", seconds = 1.0 }}\n'
+    brain = BRAIN.replace('root = "idle"\nnodes.idle = { type = "wait", seconds = 1.0 }', 'root = "n0"\n' + chain)
+    found = problems_of(tmp_path, {"brains/sentry.toml": brain})
+    assert len(found) == 1 and f"trees are limited to {MAX_TREE_DEPTH} levels" in found[0], found
