@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from ai.goap import BUDGET, NO_PLAN, PLAN, satisfied
 
 DEFAULT_DEPTH = 64
+DEFAULT_BUDGET = 5000       # task lists examined before 'budget exhausted' (content may raise it to 10,000)
 
 
 @dataclass(frozen=True)
@@ -249,7 +250,7 @@ _ABSENT = object()
 
 
 def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_DEPTH,
-         budget: int = 100_000) -> Result:
+         budget: int = DEFAULT_BUDGET) -> Result:
     """Decompose ``task`` from ``state``. PLAN with the primitive tasks, NO_PLAN, or BUDGET when ``budget``
     nodes were explored without an answer.
 
@@ -277,7 +278,7 @@ def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_D
 
     >>> count = Domain([Primitive("step", {}, {"n": 1})],
     ...                [Compound("deep", (Method("down", {}, ["deep", "step"]), Method("stop", {}, ["step"])))])
-    >>> result = plan(count, {}, "deep", depth_limit=5000)
+    >>> result = plan(count, {}, "deep", depth_limit=5000, budget=20_000)
     >>> result.status, len(result.plan)
     ('plan', 5000)
     """

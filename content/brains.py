@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ai import bt
+from ai import bt, htn
 from ai.brain import Brain
 from ai.conditions import Condition
 from ai.curves import Curve
@@ -341,7 +341,8 @@ def build_planning(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Plann
     return Planning(goap_actions=list(g["actions"]) if g else [], goap_goals=dict(g["goals"]) if g else {},
                     goap_steps=dict(g["steps"]) if g else {}, htn_domain=h["domain"] if h else None,
                     htn_steps=dict(h["steps"]) if h else {}, budget=g["budget"] if g else 5000,
-                    depth_limit=h["depth_limit"] if h else 64, max_replans=bdef.max_replans)
+                    depth_limit=h["depth_limit"] if h else 64,
+                    htn_budget=h["budget"] if h else htn.DEFAULT_BUDGET, max_replans=bdef.max_replans)
 
 
 def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:

@@ -196,7 +196,7 @@ def test_a_method_recursing_on_its_first_subtask_needs_no_python_recursion(limit
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(200)                  # far below the depth: only an explicit stack gets through
     try:
-        result = htn.plan(domain, {}, "deep", depth_limit=limit)
+        result = htn.plan(domain, {}, "deep", depth_limit=limit, budget=20_000)
     finally:
         sys.setrecursionlimit(old)
     assert result.ok and len(result.plan) == limit

@@ -207,3 +207,15 @@ def test_a_behavior_tree_deeper_than_the_limit_is_refused(tmp_path):
     brain = BRAIN.replace('root = "idle"\nnodes.idle = { type = "wait", seconds = 1.0 }', 'root = "n0"\n' + chain)
     found = problems_of(tmp_path, {"brains/sentry.toml": brain})
     assert len(found) == 1 and f"trees are limited to {MAX_TREE_DEPTH} levels" in found[0], found
+
+
+def test_planning_budgets_are_bounded_by_the_schema(tmp_path):
+    """Work per plan is bounded: GOAP expansions at most 20,000, HTN task lists at most 10,000."""
+    goap = (ROOT / "content/goap/guard.toml").read_text().replace("budget = 5000", "budget = 1000000")
+    found = problems_of(tmp_path, {"goap/guard.toml": goap})
+    assert any("budget: Input should be less than or equal to 20000" in p for p in found), found
+    htn_file = next((ROOT / "content/htn").glob("*.toml"))
+    text = htn_file.read_text()
+    text = text.replace("\n[", "\nbudget = 100000\n\n[", 1) if "budget" not in text else text
+    found = problems_of(tmp_path / "h", {f"htn/{htn_file.name}": text})
+    assert any("budget: Input should be less than or equal to 10000" in p for p in found), found
