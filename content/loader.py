@@ -9,6 +9,7 @@ directory has the same shape)::
     units/*.toml      one unit type per file
     buildings/*.toml  one building type per file
     strategies/*.toml one strategy profile per file (how a team runs its economy and army)
+    difficulties/*.toml one difficulty level per file (how an AI opponent plays: budget, reaction, income)
     commanders/*.toml one tactical commander profile per file
     maps/*.toml       one map per file (or maps/*.tmj, a map drawn in the Tiled editor: content/tiled.py)
     scenarios/*.toml  one scenario per file
@@ -147,6 +148,7 @@ class Content:
     commanders: dict = field(default_factory=dict)    # commander profile id -> its schema model
     buildings: dict = field(default_factory=dict)     # building type id -> its schema model
     strategies: dict = field(default_factory=dict)    # strategy profile id -> its schema model
+    difficulties: dict = field(default_factory=dict)  # difficulty level id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
     htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
     warnings: tuple = ()                              # Problem rows for what is legal but does nothing
@@ -644,6 +646,18 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     strategies = {sid: sdef for sid, (item, sdef) in models["strategies"].items()
                   if _check_strategy(item, sdef, models["units"], models["buildings"], problems)}
     commanders = {cid: m for cid, (_, m) in models["commanders"].items()}
+    difficulties = {}
+    for did, (item, ddef) in models["difficulties"].items():
+        ok = True
+        for key, known, what in (("commander", commanders, "commander profile"),
+                                 ("strategy", strategies, "strategy profile")):
+            name = getattr(ddef, key)
+            if name and name not in known:
+                path, line = item.locate((key,))
+                problems.append(Problem(path, line, key, f"unknown {what} '{name}'{suggest(name, known)}"))
+                ok = False
+        if ok:
+            difficulties[did] = ddef
     maps: dict[str, TileMap] = {}
     for mid, (item, mdef) in models["maps"].items():
         tmap = _tile_rows(item, mdef, problems)
@@ -658,7 +672,7 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
                    content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
-                   commanders=commanders, buildings=buildings, strategies=strategies,
+                   commanders=commanders, buildings=buildings, strategies=strategies, difficulties=difficulties,
                    goap={k: m for k, (_i, m) in models["goap"].items()},
                    htn={k: m for k, (_i, m) in models["htn"].items()}, warnings=tuple(warnings))
 

@@ -26,6 +26,7 @@ SECTIONS = [
     ("Worker (`[worker]` in a unit)", schema.WorkerDef, ""),
     ("Building (`buildings/*.toml`)", schema.BuildingDef, "one building type per file"),
     ("Strategy profile (`strategies/*.toml`)", schema.StrategyDef, "one strategy per file"),
+    ("Difficulty level (`difficulties/*.toml`)", schema.DifficultyDef, "one level per file"),
     ("Brain (`brains/*.toml`)", schema.BrainDef, "one NPC brain per file"),
     ("Utility thresholds (`[utility]` in a brain)", schema.UtilityDef, ""),
     ("Utility candidate (`[candidates.NAME]` in a brain)", schema.CandidateDef, ""),

@@ -63,6 +63,11 @@ class UnitDef(Strict):
     requires: IdList = Field(default_factory=list, max_length=16,
                              description="building types the team must have completed before it can be trained")
     worker: WorkerDef | None = Field(default=None, description="gathering and construction (workers only)")
+    stance: Literal["aggressive", "defensive", "hold", "passive"] = Field(
+        default="aggressive", description="what the unit does without an order (a player's units; the player "
+        "can change it): aggressive: attacks enemies in sight and chases within a leash; defensive: returns fire "
+        "and fires at enemies in range, chasing briefly; hold: fires from where it stands; passive: never fires "
+        "on its own")
 
 
 class BuildingDef(Strict):
@@ -228,6 +233,26 @@ class StrategyDef(Strict):
                              f"search rounds; at most {MAX_LEAVES_PER_BATCH} (raise batch to at least "
                              f"{-(-self.playouts // MAX_LEAVES_PER_BATCH)} or lower playouts)")
         return self
+
+
+class DifficultyDef(Strict):
+    """A difficulty level (file kind ``difficulties/``): how an AI opponent plays, chosen in `rts play`'s start
+    menu, `rts play --difficulty` and `rts match --difficulty TEAM=LEVEL`. It changes the team's commander
+    (search budget, how often it decides), its strategy in economy scenarios, how fast its units react (their
+    deciders think ``think_every`` times less often) and its income."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id (the level's name on the command line)")
+    name: str = Field(default="", max_length=60, description="display name")
+    rank: int = Field(default=0, ge=0, le=100, description="order in menus and reports, easiest first")
+    description: str = Field(default="", max_length=200, description="one line for the start menu")
+    commander: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
+                           description="commander profile for the team's squads ('' = the scenario's)")
+    strategy: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
+                          description="strategy profile in economy scenarios ('' = the scenario's)")
+    think_every: int = Field(default=1, ge=1, le=10, description="the team's units, brains and strategy decide "
+                             "this many times less often (a slower reaction)")
+    income: float = Field(default=1.0, ge=0.25, le=4.0, description="multiplies what the team's workers deliver")
+    sees_all: bool = Field(default=False, description="its deciders ignore fog of war (a cheat, said in "
+                                                      "`rts explain`)")
 
 
 class ScenarioDef(Strict):
@@ -484,6 +509,7 @@ KINDS: dict[str, type[Strict]] = {
     "buildings": BuildingDef,
     "strategies": StrategyDef,
     "commanders": CommanderDef,
+    "difficulties": DifficultyDef,
     "maps": MapDef,
     "scenarios": ScenarioDef,
 }

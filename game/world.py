@@ -32,7 +32,7 @@ _world_ids = itertools.count(1)
 class World:
     def __init__(self, content: Content, scenario_id: str, seed: int, *, populate: bool = True,
                  controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None,
-                 strategies: dict[int, str] | None = None):
+                 strategies: dict[int, str] | None = None, difficulties: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
         from systems.actions import build_executors
         from systems.pipeline import build_processors
@@ -66,6 +66,26 @@ class World:
             if name and name not in content.strategies:
                 raise KeyError(name)
             self.strategies[team] = name
+        #: team index -> difficulty level id ('' = none: the scenario's and profiles' own settings); a level
+        #: (content/difficulties/) overrides the team's commander and, where a strategy runs it, its strategy
+        self.difficulties = [""] * len(self.scenario.teams)
+        #: team index -> how many times less often its units, brains and strategy decide (a slower reaction)
+        self.think_every = [1] * len(self.scenario.teams)
+        #: team index -> what its workers' deliveries are multiplied by
+        self.income = [1.0] * len(self.scenario.teams)
+        for team, level in sorted((difficulties or {}).items()):
+            if not level:
+                continue
+            ddef = content.difficulties.get(level)
+            if ddef is None:
+                raise KeyError(level)
+            self.difficulties[team] = level
+            if ddef.commander and not self.strategies[team]:
+                self.commanders[team] = ddef.commander
+            if ddef.strategy and self.strategies[team]:
+                self.strategies[team] = ddef.strategy
+            self.think_every[team] = ddef.think_every
+            self.income[team] = ddef.income
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
         #: k -> the map cut into k regions (systems/commander.py; static per map)
@@ -90,7 +110,8 @@ class World:
         self.sees_all = frozenset(
             t for t in range(len(self.scenario.teams))
             if (self.commanders[t] and content.commanders[self.commanders[t]].sees_all)
-            or (self.strategies[t] and content.strategies[self.strategies[t]].sees_all))
+            or (self.strategies[t] and content.strategies[self.strategies[t]].sees_all)
+            or (self.difficulties[t] and content.difficulties[self.difficulties[t]].sees_all))
         #: each team's home quarter of the map (its start location's, or its spawns'): the turn its units break
         #: ties with, so that mirror-image teams on a symmetric map choose mirror-image tiles (game/economy.py)
         self.turns = [self._home_quarter(t) for t in range(len(self.scenario.teams))]

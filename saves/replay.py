@@ -55,7 +55,7 @@ class ReplayRecorder:
             "format": REPLAY_VERSION, "game": GAME_VERSION, "content_hash": world.content.content_hash,
             "scenario": world.scenario_id, "seed": world.seed, "max_ticks": world.max_ticks,
             "start_tick": world.tick, "controllers": list(world.controllers), "commanders": list(world.commanders),
-            "strategies": list(world.strategies),
+            "strategies": list(world.strategies), "difficulties": list(world.difficulties),
             "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }

@@ -118,7 +118,7 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     assert [g["a_team"] for g in out["results"]] == [0, 1]               # sides alternate
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
-        "error: --a: unknown commander profile 'nope' (known: eo, scripted, uct, uct_hard, uct_small)"]
+        "error: --a: unknown commander profile 'nope' (known: eo, scripted, uct, uct_easy, uct_hard, uct_small)"]
 
 
 def test_scenarios_pit_uct_against_each_other_commander(content):

@@ -259,7 +259,7 @@ def test_the_start_menu_offers_the_opponents_strategy_for_an_economy_scenario(co
         menu = win.menu
         while menu.value("scenario") != "econ_duel":
             key(win, arcade.key.RIGHT)
-        assert menu.rows == ["scenario", "side", "opponent"] and menu.value("opponent") == "macro"
+        assert menu.rows == ["scenario", "side", "opponent", "difficulty"] and menu.value("opponent") == "macro"
         key(win, arcade.key.DOWN)
         key(win, arcade.key.DOWN)                                # opponent
         while menu.value("opponent") != "worker_rush":

@@ -57,13 +57,15 @@ def cmd_match(args) -> int:
     from saves.snapshot import load_snapshot, save_snapshot
     content = _load(args.mod)
     if args.load:
-        if args.strategy:
-            raise CliError("--strategy cannot change a loaded match (its teams' strategies are in the save)")
+        if args.strategy or args.difficulty:
+            raise CliError("--strategy and --difficulty cannot change a loaded match (they are in the save)")
         world = load_snapshot(args.load, content, force=args.force)
     else:
         scenario = _scenario(content, args.scenario)
         strategies = _team_profiles(content, scenario, args.strategy, "--strategy", content.strategies, "strategy")
-        world = World(content, scenario, args.seed, strategies=strategies)
+        levels = _team_profiles(content, scenario, args.difficulty, "--difficulty", content.difficulties,
+                                "difficulty level")
+        world = World(content, scenario, args.seed, strategies=strategies, difficulties=levels)
     recorder = None
     try:
         if args.ticks is not None:
@@ -226,7 +228,7 @@ def cmd_explain(args) -> int:
         npcs = index.keys("npc")
         first = index.first_tick("npc", args.entity)
         if first is None:
-            return _explain_from_ledger(args, replay, content, npcs)
+            return _explain_from_ledger(args, replay, content, npcs, index.at("reflex", args.entity, args.tick))
         raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
                        f"{first})")
     world = seek(replay, content, args.tick, force=args.force)
@@ -257,7 +259,7 @@ def cmd_explain(args) -> int:
     return 0
 
 
-def _explain_from_ledger(args, replay, content, npcs) -> int:
+def _explain_from_ledger(args, replay, content, npcs, reflex=None) -> int:
     """An entity with no decision records (a worker, a building, a strategy's unit): what the ledger says it is
     doing at the tick, and its last finished actions. The re-simulation starts a ledger history's length before
     the tick, so the finished actions the ledger still held then are there."""
@@ -278,6 +280,7 @@ def _explain_from_ledger(args, replay, content, npcs) -> int:
         raise CliError(f"entity {args.entity} never made a decision and is no unit or building at tick {args.tick} "
                        f"({hint}; `rts replay FILE --to {args.tick}` lists the units and buildings)")
     out["asked_tick"] = args.tick
+    out["reflex"] = None if reflex is None else reflex.to_wire()      # its latest choice on its own (a stance)
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return 0
@@ -395,9 +398,9 @@ def cmd_play(args) -> int:
         teams = len(content.scenarios[scenario].teams)
         if not 0 <= team < teams:
             raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
-    for profile in ("uct_small", "uct", "uct_hard"):
-        if profile not in content.commanders:
-            raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
+    if args.difficulty not in content.difficulties:
+        raise CliError(f"--difficulty: unknown level '{args.difficulty}' "
+                       f"(known: {', '.join(sorted(content.difficulties)) or 'none'})")
     if args.opponent is not None and args.opponent not in content.strategies:
         raise CliError(f"--opponent: unknown strategy '{args.opponent}' "
                        f"(known: {', '.join(sorted(content.strategies)) or 'none'})")
@@ -431,6 +434,33 @@ def cmd_tournament(args) -> int:
     print(f"  win rate {summary['win_rate']:.1%} (95% interval {lo:.1%} - {hi:.1%}); "
           f"score rate {summary['score_rate']:.1%} (a draw counts half)")
     print(f"  mean length {summary['mean_ticks']:.0f} ticks")
+    return 0
+
+
+def cmd_ladder(args) -> int:
+    content = _load(args.mod)
+    scenario = _scenario(content, args.scenario)
+    if len(content.scenarios[scenario].teams) != 2:
+        raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; the ladder needs 2")
+    levels = args.levels.split(",") if args.levels else \
+        sorted(content.difficulties, key=lambda d: (content.difficulties[d].rank, d))
+    for level in levels:
+        if level not in content.difficulties:
+            raise CliError(f"--levels: unknown difficulty level '{level}' "
+                           f"(known: {', '.join(sorted(content.difficulties)) or 'none'})")
+    from game.app.ladder import run
+    rows = run(levels, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod], args.ticks,
+               progress=not args.no_progress)
+    if args.json:
+        print(json.dumps({"scenario": scenario, "levels": rows}, sort_keys=True))
+        return 0
+    print(f"the human stand-in against each difficulty on {scenario} (sides alternate):")
+    print(f"{'level':<10} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}  {'stand-in win rate (95%)':<26} per side")
+    for r in rows:
+        lo, hi = r["standin_win_rate_ci95"]
+        sides = "  ".join(f"team {t}: {w}/{n}" for t, (w, n) in sorted(r["standin_wins_per_side"].items()))
+        print(f"{r['level']:<10} {r['games']:>5} {r['standin_wins']:>5} {r['draws']:>5} {r['standin_losses']:>6}  "
+              f"{r['standin_win_rate']:>6.1%} ({lo:.0%} - {hi:.0%}){'':<9} {sides}")
     return 0
 
 
@@ -476,6 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ticks between sync hashes in the replay (default: 5)")
     p.add_argument("--save-at", nargs=2, metavar=("TICK", "FILE"), help="save a snapshot when the match reaches TICK")
     p.add_argument("--load", metavar="FILE", help="continue a match from a snapshot file")
+    p.add_argument("--difficulty", action="append", metavar="TEAM=LEVEL", default=[],
+                   help="a team's difficulty level (easy, normal, hard, brutal: content/difficulties/); repeatable")
     p.add_argument("--strategy", action="append", metavar="TEAM=PROFILE", default=[],
                    help="run a team (index or name) with this strategy profile, e.g. --strategy 1=scout_rush "
                         "(repeatable)")
@@ -532,8 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="open the game window")
     p.add_argument("--scenario", default=None, help="scenario id (default: choose in the start menu)")
-    p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
-                   help="the enemy commander's search budget (default: normal)")
+    p.add_argument("--difficulty", default="normal", metavar="LEVEL",
+                   help="how the AI opponents play: a level of content/difficulties/ (easy, normal, hard, brutal; "
+                        "default: normal)")
     p.add_argument("--seed", type=_nonneg_int, default=1)
     p.add_argument("--team", type=_nonneg_int, default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
@@ -561,6 +594,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_mod(p)
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("ladder", help="a scripted stand-in for a human against the AI at each difficulty level")
+    p.add_argument("--games", type=_pos_int, default=50, help="matches per level (default 50); sides alternate")
+    p.add_argument("--levels", default=None, metavar="A,B,...", help="difficulty levels (default: all, easiest first)")
+    p.add_argument("--scenario", default="skirmish", help="two-team firefight scenario (default: skirmish)")
+    p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--ticks", type=_pos_int, default=None, help="stop each match at this tick (decided by score)")
+    p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_mod(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")

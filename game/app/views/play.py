@@ -46,8 +46,12 @@ from game.app.views.scene import TILE, Scene, run_frames, squad_orders
 from game.world import World
 
 PAN_SPEED = 600.0
-#: difficulty -> the enemy commander profile (its search budget)
-DIFFICULTY = {"easy": "uct_small", "normal": "uct", "hard": "uct_hard"}
+
+
+def levels(content) -> list[str]:
+    """The difficulty levels of the content (content/difficulties/), easiest first."""
+    return sorted(content.difficulties, key=lambda d: (content.difficulties[d].rank, d))
+
 DIGITS = {getattr(arcade.key, f"KEY_{i}"): i for i in range(1, 10)}
 
 
@@ -58,19 +62,18 @@ def is_economy(scenario) -> bool:
 
 def make_world(content, scenario: str, seed: int, player_team: int | None, difficulty: str | None,
                strategy: str | None = None) -> World:
-    """``difficulty``: the enemy commander's budget, for teams a strategy does not run (a strategy team's units
-    follow no squad orders); ``strategy``: the strategy profile that runs every team but yours."""
+    """``difficulty``: the level (content/difficulties/) every team but yours plays at: its commander, reaction,
+    income (and strategy, where one runs the team); ``strategy``: the strategy profile that runs every team but
+    yours."""
     teams = content.scenarios[scenario].teams
     controllers = {player_team: "player"} if player_team is not None else {}
     strategies = {t: strategy for t in range(len(teams)) if t != player_team} if strategy else {}
-    runs = [strategies.get(t, team.strategy) for t, team in enumerate(teams)]
     commanders = {}
-    if difficulty is not None:
-        profile = DIFFICULTY[difficulty]
-        commanders = {t: profile for t in range(len(teams)) if t != player_team and not runs[t]}
+    difficulties = {t: difficulty for t in range(len(teams)) if t != player_team} if difficulty else {}
     if player_team is not None:
         commanders[player_team] = ""                   # your squads take your orders, not a commander's
-    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies)
+    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies,
+                 difficulties=difficulties)
 
 
 class PlayWindow(arcade.Window):
@@ -610,7 +613,7 @@ def _ledger_state(world, aid: int):
 
 class StartMenu:
     """Pick a scenario, a side and a difficulty with the arrow keys (or clicks); Enter starts. An economy scenario
-    asks for the opponent's strategy profile instead of a difficulty."""
+    also asks for the opponent's strategy profile."""
 
     def __init__(self, window: PlayWindow, content):
         self.window = window
@@ -629,7 +632,9 @@ class StartMenu:
 
     @property
     def rows(self) -> list[str]:
-        return ["scenario", "side", "opponent" if is_economy(self.scenario) and self.strategies else "difficulty"]
+        if is_economy(self.scenario) and self.strategies:
+            return ["scenario", "side", "opponent", "difficulty"]
+        return ["scenario", "side", "difficulty"]
 
     def _default_opponent(self) -> None:
         """The opponent row starts at the strategy the scenario gives the other side."""
@@ -643,7 +648,7 @@ class StartMenu:
             return [t.name for t in self.scenario.teams] + ["spectate"]
         if row == "opponent":
             return self.strategies
-        return list(DIFFICULTY)
+        return levels(self.content)
 
     def label(self, row: str) -> str:
         value = self.value(row)
@@ -696,7 +701,7 @@ class StartMenu:
         teams = self.options("side")[:-1]
         player = None if side == "spectate" else teams.index(side)
         if "opponent" in self.rows:
-            self.window.start(self.value("scenario"), player, "normal", self.value("opponent"))
+            self.window.start(self.value("scenario"), player, self.value("difficulty"), self.value("opponent"))
         else:
             self.window.start(self.value("scenario"), player, self.value("difficulty"))
 
