@@ -218,22 +218,6 @@ class StrategyDef(Strict):
     sees_all: bool = Field(default=False, description="ignore fog of war: its team's deciders see every enemy "
                                                       "(a difficulty option; `rts explain` says so)")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _no_wall_clock(cls, data):
-        if isinstance(data, dict) and "time_budget_ms" in data:
-            raise ValueError("time_budget_ms is gone: a commander's search is bounded by 'playouts' only, so two "
-                             "runs of a seed decide alike (remove the key; raise playouts for a stronger search)")
-        return data
-
-    @model_validator(mode="after")
-    def _bounded_rounds(self):
-        if self.algorithm != "scripted" and self.playouts > MAX_LEAVES_PER_BATCH * self.batch:
-            raise ValueError(f"playouts {self.playouts} with batch {self.batch} is {-(-self.playouts // self.batch)} "
-                             f"search rounds; at most {MAX_LEAVES_PER_BATCH} (raise batch to at least "
-                             f"{-(-self.playouts // MAX_LEAVES_PER_BATCH)} or lower playouts)")
-        return self
-
 
 class DifficultyDef(Strict):
     """A difficulty level (file kind ``difficulties/``): how an AI opponent plays, chosen in `rts play`'s start
