@@ -505,9 +505,69 @@ def _check_strategy(item: _Pending, sdef: StrategyDef, units: dict, buildings: d
     return ok
 
 
+MAX_START_UNITS = 1000      # units a scenario starts with, all teams together (every tick's work grows with them)
+
+
+class _Nav:
+    """The start-of-match walkability game/scenario.py places spawns on: the legend's, less building footprints."""
+
+    def __init__(self, tmap: TileMap, blocked):
+        self.tmap, self.blocked = tmap, blocked
+
+    def is_walkable(self, x: int, y: int) -> bool:
+        t = self.tmap
+        return 0 <= x < t.width and 0 <= y < t.height and LEGEND[t.tile(x, y)].walkable and (x, y) not in self.blocked
+
+
+class _Placing:
+    """What ``game.scenario.free_tiles_near`` reads of a world: its nav grid and map."""
+
+    def __init__(self, tmap: TileMap, blocked):
+        self.nav, self.tilemap = _Nav(tmap, blocked), tmap
+
+
+def _check_spawn_room(item: _Pending, sdef: ScenarioDef, tmap: TileMap, footprints: dict, around: dict,
+                      problems: list[Problem]) -> bool:
+    """Every spawn places its whole count, placed exactly as a match places them (game/scenario.py): else the
+    first spawn that does not fit is refused, naming how many of its units fit."""
+    from game.economy import quarter
+    from game.scenario import free_tiles_near
+    total = sum(spawn.count for team in sdef.teams for spawn in team.spawns)
+    if total > MAX_START_UNITS:
+        _bad(item, problems, ("teams",), f"the teams start with {total} units together; a scenario is limited to "
+                                         f"{MAX_START_UNITS}")
+        return False
+    world = _Placing(tmap, set(footprints))
+    taken: set = set()
+    for t, team in enumerate(sdef.teams):
+        start = tmap.starts[team.start] if team.start >= 0 else None
+        for s, spawn in enumerate(team.spawns):
+            if spawn.at is not None:
+                x, y = spawn.at
+                spots = free_tiles_near(world, x, y, spawn.count, taken, x * 2 >= tmap.width)
+            else:
+                x, y = start
+                spots = free_tiles_near(world, x, y, spawn.count, taken, turn=quarter(world, x, y),
+                                        through=around.get(t, frozenset()))
+            if len(spots) < spawn.count:
+                _bad(item, problems, ("teams", t, "spawns", s, "count"),
+                     f"team '{team.name}' spawn {s} ({spawn.count} x '{spawn.unit}') cannot be placed: only "
+                     f"{len(spots)} fit on the free floor reachable from ({x}, {y})")
+                return False
+    return True
+
+
 def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                     problems: list[Problem], commanders: dict, buildings: dict, strategies: dict) -> bool:
     ok = True
+    names: dict[str, int] = {}
+    for t, team in enumerate(sdef.teams):
+        key = team.name.strip().casefold()
+        if key in names:
+            _bad(item, problems, ("teams", t, "name"), f"team name '{team.name}' is already team {names[key]}'s; "
+                                                       f"team names must be unique (results name teams by them)")
+            ok = False
+        names.setdefault(key, t)
     for t, team in enumerate(sdef.teams):
         if team.commander and team.commander not in commanders:
             _bad(item, problems, ("teams", t, "commander"),
@@ -525,6 +585,7 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
         return False
     tmap = maps[sdef.map]
     taken: dict[tuple[int, int], str] = {}
+    around: dict[int, set] = {}
     for t, team in enumerate(sdef.teams):
         start = None
         if team.start >= 0:
@@ -585,9 +646,13 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                         ok = False
                         break
                     taken[(xx, yy)] = f"team {t}'s '{spec.building}'"
+                    if spec.at is None:
+                        around.setdefault(t, set()).add((xx, yy))
                 else:
                     continue
                 break
+    if ok:
+        ok = _check_spawn_room(item, sdef, tmap, taken, around, problems)
     return ok
 
 

@@ -219,3 +219,50 @@ def test_planning_budgets_are_bounded_by_the_schema(tmp_path):
     text = text.replace("\n[", "\nbudget = 100000\n\n[", 1) if "budget" not in text else text
     found = problems_of(tmp_path / "h", {f"htn/{htn_file.name}": text})
     assert any("budget: Input should be less than or equal to 10000" in p for p in found), found
+
+
+# -- scenario sanity -------------------------------------------------------------------------------------------
+ARENA = ["#########", "#...#...#", "#...#...#", "#########"]          # two rooms of 6 floor tiles each
+
+
+def scenario_problems(tmp_path, blue, red, blue_name="Blue", red_name="Red"):
+    from tests.conftest import arena_mod, two_teams
+    teams = two_teams(blue, red).replace('name = "Blue"', f'name = "{blue_name}"').replace(
+        'name = "Red"', f'name = "{red_name}"')
+    mod = arena_mod(tmp_path / "mod", ARENA, teams)
+    try:
+        load_content([mod])
+    except ContentError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+def test_a_spawn_that_cannot_place_its_count_is_refused_naming_how_many_fit(tmp_path):
+    blue = 'spawns = [{ unit = "rifleman", at = [1, 1], count = 4 }, { unit = "rifleman", at = [2, 2], count = 3 }]'
+    red = 'spawns = [{ unit = "rifleman", at = [5, 1], count = 6 }]'
+    found = scenario_problems(tmp_path, blue, red)
+    assert len(found) == 1 and found[0].endswith(
+        "teams[0].spawns[1].count: team 'Blue' spawn 1 (3 x 'rifleman') cannot be placed: only 2 fit on the free "
+        "floor reachable from (2, 2)"), found
+
+
+def test_spawns_that_fit_exactly_load(tmp_path):
+    blue = 'spawns = [{ unit = "rifleman", at = [1, 1], count = 4 }, { unit = "rifleman", at = [2, 2], count = 2 }]'
+    red = 'spawns = [{ unit = "rifleman", at = [5, 1], count = 6 }]'
+    assert scenario_problems(tmp_path, blue, red) == []
+
+
+def test_a_scenario_with_too_many_units_in_all_is_refused(tmp_path):
+    from content.loader import MAX_START_UNITS
+    text = (ROOT / "content/scenarios/skirmish.toml").read_text().replace("count = 10", "count = 900")
+    found = problems_of(tmp_path, {"scenarios/skirmish.toml": text})
+    assert any(f"a scenario is limited to {MAX_START_UNITS}" in p and "skirmish.toml" in p for p in found), found
+
+
+def test_team_names_are_unique(tmp_path):
+    blue = 'spawns = [{ unit = "rifleman", at = [1, 1], count = 1 }]'
+    red = 'spawns = [{ unit = "rifleman", at = [5, 1], count = 1 }]'
+    found = scenario_problems(tmp_path, blue, red, "Blue", "blue")
+    assert len(found) == 1 and found[0].endswith(
+        "teams[1].name: team name 'blue' is already team 0's; team names must be unique (results name teams by "
+        "them)"), found
