@@ -55,6 +55,38 @@ class Checks:
         if isinstance(value, str) and value.startswith("$"):
             self.fact(path, value[1:])
 
+    # -- types, from the fact catalog (systems/perception.py FACTS) and the blackboard's literal writes ---------
+    types: dict = {}
+
+    def kind_of(self, value):
+        """'number', 'bool', 'str' for a literal; a '$name' reference's type; None when it cannot be known."""
+        if isinstance(value, bool):
+            return "bool"
+        if isinstance(value, (int, float)):
+            return "number"
+        if isinstance(value, str):
+            return self.types.get(value[1:]) if value.startswith("$") else "str"
+        return None
+
+    def check_condition(self, path: tuple, fact: str, op: str, value) -> None:
+        """The constant and the comparison fit the fact's type (``path``: the condition's table)."""
+        kind = self.types.get(fact)
+        if kind is None:
+            return
+        want = _WORDS[kind]
+        if op not in ("==", "!=") and kind != "number":
+            self.bad(path + ("op",), f"'{fact}' is {want}: only == and != compare it, not {op}")
+        elif self.kind_of(value) != kind:
+            self.bad(path + ("value",), f"'{fact}' is {want}, so it is compared with {want}, not {value!r}")
+
+    def check_number(self, path: tuple, value, what: str) -> None:
+        """``value`` (a literal or a '$reference') must be a number."""
+        kind = self.kind_of(value)
+        if kind is not None and kind != "number":
+            shown = f"'{value}' is {_WORDS[kind]}" if isinstance(value, str) and value.startswith("$") \
+                else f"{str(value).lower() if isinstance(value, bool) else repr(value)} is {_WORDS[kind]}"
+            self.bad(path, f"{what} must be a number (a literal or a '$fact' that is a number); {shown}")
+
 
 class _Checker(Checks):
     def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
@@ -70,10 +102,12 @@ class _Checker(Checks):
             for node in tdef.nodes.values():
                 bb_keys |= {getattr(node, key.name) for key in bt.NODE_TYPES[node.type].keys if key.role == "writes"}
         super().__init__(set(FACTS) | bb_keys | set(extra_facts))
+        self.types = _fact_types(bdef, bb_keys)
 
     def conditions(self, path: tuple, conds) -> None:
         for i, c in enumerate(conds):
             self.fact(path + (i, "fact"), c.fact)
+            self.check_condition(path + (i,), c.fact, c.op, c.value)
 
     def run(self) -> list[tuple[tuple, str]]:
         b = self.b
@@ -94,6 +128,10 @@ class _Checker(Checks):
             self.conditions(("candidates", cid, "gates"), cand.gates)
             for i, pref in enumerate(cand.preferences):
                 self.fact(("candidates", cid, "preferences", i, "input"), pref.input)
+                kind = self.types.get(pref.input)
+                if kind is not None and kind != "number" and kind != "bool":
+                    self.bad(("candidates", cid, "preferences", i, "input"),
+                             f"'{pref.input}' is {_WORDS[kind]}; a preference reads a number")
         for i, em in enumerate(b.emergencies):
             if em.candidate not in b.candidates:
                 self.bad(("emergencies", i, "candidate"),
@@ -200,6 +238,8 @@ class _Checker(Checks):
     # -- one check per key role (ai.bt.ROLES): (key path, the key's value, the node's table) ------------------
     def _fact_key(self, path, value, node) -> None:
         self.fact(path, value)
+        if hasattr(node, "op") and hasattr(node, "value"):          # a condition node: fact op value
+            self.check_condition(path[:-1], value, node.op, node.value)
 
     def _written_key(self, path, value, node) -> None:
         """Nothing to check: ``__init__`` made the key a known fact for the whole brain."""
@@ -221,6 +261,11 @@ class _Checker(Checks):
     def _action_key(self, path, value, node) -> None:
         if value not in ACTIONS:
             self.bad(path, f"unknown action '{value}'{suggest(value, ACTIONS)} (known: {', '.join(ACTIONS)})")
+            return
+        params = getattr(node, "params", None) or {}
+        for name, want in ACTIONS[value].get("param_types", {}).items():
+            if want == "number" and name in params:
+                self.check_number(path[:-1] + ("params", name), params[name], f"{value}'s {name}")
 
     def _conditions_key(self, path, value, node) -> None:
         self.conditions(path, value)
@@ -247,6 +292,39 @@ class _Checker(Checks):
     ROLE_CHECKS = {"fact": _fact_key, "writes": _written_key, "ref": _ref_key, "entity": _entity_key,
                    "action": _action_key, "conditions": _conditions_key, "threshold": _threshold_key,
                    "goap_goal": _goap_goal_key, "htn_task": _htn_task_key}
+
+
+_WORDS = {"number": "a number", "bool": "true or false", "str": "text"}
+_FACT_KINDS = {"float": "number", "int": "number", "entity": "number", "bool": "bool", "str": "str"}
+
+
+def _fact_types(bdef: BrainDef, bb_keys) -> dict:
+    """Fact or blackboard key -> 'number', 'bool' or 'str' where it is known: the fact catalog's types, and a
+    blackboard key that on_enter / on_exit hooks only ever set to values of one type (a key a tree node writes,
+    or set to mixed types, is not known, so it is not checked)."""
+    out = {name: _FACT_KINDS[t] for name, (t, _doc) in FACTS.items() if t in _FACT_KINDS}
+    written: dict = {}
+    for sdef in bdef.states.values():
+        for hook in (sdef.on_enter, sdef.on_exit):
+            for key, value in hook.items():
+                if isinstance(value, bool):
+                    kind = "bool"
+                elif isinstance(value, (int, float)):
+                    kind = "number"
+                elif isinstance(value, str) and value.startswith("$"):
+                    t = FACTS.get(value[1:], ("?", ""))[0]
+                    kind = _FACT_KINDS.get(t)
+                else:
+                    kind = "str"
+                written.setdefault(key, set()).add(kind)
+    node_written = set()
+    for tdef in bdef.trees.values():
+        for node in tdef.nodes.values():
+            node_written |= {getattr(node, key.name) for key in bt.NODE_TYPES[node.type].keys if key.role == "writes"}
+    for key, kinds in written.items():
+        if key not in out and key not in node_written and len(kinds) == 1 and None not in kinds:
+            out[key] = next(iter(kinds))
+    return out
 
 
 def _article(word: str) -> str:

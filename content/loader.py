@@ -298,9 +298,10 @@ def _clean_loc(data, loc: tuple) -> tuple:
     """Drop the tag pydantic inserts into the location of a 'type'-discriminated union member."""
     out = []
     node = data
-    for part in loc:
-        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
-            continue
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and isinstance(part, str) and node.get("type") == part and (
+                part not in node or (i + 1 < len(loc) and not isinstance(node[part], (dict, list)))):
+            continue                  # the union's tag (an 'action' node's tag is also one of its keys)
         out.append(part)
         try:
             node = node[part]
@@ -368,14 +369,35 @@ def _unwrap(tp):
     return tp
 
 
+_SCALAR_TAGS = {"bool", "int", "float", "str"}
+
+
+def _missing_at(data, loc: tuple) -> bool:
+    """Whether ``loc`` names nothing in ``data`` (a tag pydantic added to a location, not a key)."""
+    node = data
+    for part in loc:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return True
+    return False
+
+
 def _validate_model(item: _Pending, problems: list[Problem]):
     model = KINDS[item.kind]
     try:
         return model.model_validate(item.data)
     except ValidationError as exc:
+        said = set()
         for err in exc.errors():
             loc = _clean_loc(item.data, tuple(err["loc"]))
             msg = err["msg"]
+            if loc and loc[-1] in _SCALAR_TAGS and _missing_at(item.data, loc):
+                # one error per member of a scalar union (params.x.bool, params.x.int, ...): say it once, in words
+                loc, msg = loc[:-1], "should be a number, true or false, or text"
+                if loc in said:
+                    continue
+                said.add(loc)
             if err["type"] == "missing":
                 msg = "required key is missing"
             elif err["type"] == "union_tag_invalid":

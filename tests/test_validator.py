@@ -266,3 +266,114 @@ def test_team_names_are_unique(tmp_path):
     assert len(found) == 1 and found[0].endswith(
         "teams[1].name: team name 'blue' is already team 0's; team names must be unique (results name teams by "
         "them)"), found
+
+
+# -- types from the fact catalog: what validates runs ------------------------------------------------------------
+def brain_with(tmp_path, **swap):
+    from tests.test_brain_content import BRAIN
+    text = BRAIN
+    for old, new in swap.values():
+        assert old in text
+        text = text.replace(old, new)
+    mod = write_mod(tmp_path / "mod", {"brains/sentry.toml": text})
+    try:
+        load_content([mod])
+    except ContentError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+LOOK = 'nodes.idle = { type = "wait", seconds = 1.0 }'
+
+
+@pytest.mark.parametrize("x, why", [
+    ('"abc"', "move's x must be a number (a literal or a '$fact' that is a number); 'abc' is text"),
+    ('"$enemy_visible"', "move's x must be a number (a literal or a '$fact' that is a number); '$enemy_visible' is "
+                         "true or false"),
+    ('"$intent_kind"', "'$intent_kind' is text"),
+    ('true', "true is true or false"),
+])
+def test_move_coordinates_must_be_numbers(tmp_path, x, why):
+    found = brain_with(tmp_path, node=(LOOK, f'nodes.idle = {{ type = "action", action = "move", params = {{ x = {x}, '
+                                             f'y = 2.0 }} }}'))
+    assert len(found) == 1 and "trees.look.nodes.idle.params.x: move's x must be a number" in found[0], found
+    assert found[0].endswith(why), found
+    assert "brains/sentry.toml:24:" in found[0]          # the line that holds the bad value, in the mod's file
+
+
+def test_coordinates_from_facts_and_blackboard_numbers_pass(tmp_path):
+    swap = {"node": (LOOK, 'nodes.idle = { type = "action", action = "move", params = { x = "$x", y = "$spot" } }'),
+            "hook": ('[states.watch]\ninitial = "look"', '[states.watch]\ninitial = "look"\non_enter = { spot = 4.0 }')}
+    assert brain_with(tmp_path, **swap) == []
+
+
+def test_a_blackboard_key_set_to_text_is_not_a_coordinate(tmp_path):
+    swap = {"node": (LOOK, 'nodes.idle = { type = "action", action = "move", params = { x = "$x", y = "$spot" } }'),
+            "hook": ('[states.watch]\ninitial = "look"', '[states.watch]\ninitial = "look"\non_enter = { spot = "far" }')}
+    found = brain_with(tmp_path, **swap)
+    assert len(found) == 1 and "params.y: move's y must be a number" in found[0] and "'$spot' is text" in found[0]
+
+
+GATE = 'gates = [{ fact = "enemy_visible" }]'
+
+
+@pytest.mark.parametrize("gate, where, why", [
+    ('{ fact = "enemy_distance", op = "<", value = "near" }', "gates[0].value",
+     "'enemy_distance' is a number, so it is compared with a number, not 'near'"),
+    ('{ fact = "enemy_visible", value = "yes" }', "gates[0].value",
+     "'enemy_visible' is true or false, so it is compared with true or false, not 'yes'"),
+    ('{ fact = "enemy_visible", op = ">", value = true }', "gates[0].op",
+     "'enemy_visible' is true or false: only == and != compare it, not >"),
+    ('{ fact = "intent_kind", op = ">", value = "attack" }', "gates[0].op",
+     "'intent_kind' is text: only == and != compare it, not >"),
+])
+def test_comparisons_whose_types_cannot_match_are_refused(tmp_path, gate, where, why):
+    found = brain_with(tmp_path, gate=(GATE, f"gates = [{gate}]"))
+    assert len(found) == 1 and found[0].endswith(f"candidates.watch.{where}: {why}"), found
+
+
+def test_a_text_fact_is_no_preference_input(tmp_path):
+    found = brain_with(tmp_path, pref=('input = "enemy_distance"', 'input = "intent_kind"'))
+    assert len(found) == 1 and found[0].endswith("'intent_kind' is text; a preference reads a number"), found
+
+
+def test_a_condition_node_is_type_checked_too(tmp_path):
+    found = brain_with(tmp_path, node=('nodes.see = { type = "condition", fact = "enemy_in_range" }',
+                                       'nodes.see = { type = "condition", fact = "enemy_in_range", value = 1 }'))
+    assert len(found) == 1 and "'enemy_in_range' is true or false, so it is compared with true or false, not 1" \
+        in found[0], found
+
+
+def test_a_move_with_a_text_coordinate_is_refused_by_the_ledger_not_a_crash():
+    """At run time too (a blackboard value written by a node is not known at validation): refused, no traceback."""
+    from systems.actions.enter_cover import EnterCoverExecutor
+    from systems.actions.move import MoveExecutor
+
+    class A:
+        params = {"x": "abc", "y": 2.0}
+    assert MoveExecutor().check_more(None, A()) == "x and y must be numbers"
+    assert EnterCoverExecutor().check_more(None, A()) == "x and y must be numbers"
+    assert EnterCoverExecutor().reservations(None, A()) == []
+
+
+def test_a_mods_bad_coordinate_is_reported_at_the_mods_line_in_a_designers_words(tmp_path):
+    """Only the mod sets the value: the error names the mod's file and line, and says 'a number'."""
+    mod = write_mod(tmp_path / "mod", {"brains/guard.toml": 'id = "guard"\n\n[trees.approach]\n'
+                                                           'nodes.walk = { type = "action", action = "move", '
+                                                           'params = { x = "abc", y = "$enemy_y" } }\n'})
+    with pytest.raises(ContentError) as err:
+        load_content([mod])
+    msg = str(err.value)
+    assert "mod/brains/guard.toml:4: trees.approach.nodes.walk.params.x: move's x must be a number" in msg, msg
+    assert "bool" not in msg.split("params.x")[1]
+
+
+def test_a_value_no_scalar_type_fits_is_said_once_in_words(tmp_path):
+    mod = write_mod(tmp_path / "mod", {"brains/guard.toml": 'id = "guard"\n\n[trees.approach]\n'
+                                                           'nodes.walk = { type = "action", action = "move", '
+                                                           'params = { x = [1, 2], y = "$enemy_y" } }\n'})
+    with pytest.raises(ContentError) as err:
+        load_content([mod])
+    found = [str(p) for p in err.value.problems if "params.x" in str(p)]
+    assert len(found) == 1 and found[0].endswith(
+        "mod/brains/guard.toml:4: trees.approach.nodes.walk.params.x: should be a number, true or false, or text"), found
