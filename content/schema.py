@@ -244,9 +244,10 @@ class ScenarioDef(Strict):
     id: str = Field(pattern=ID_PATTERN, description="name used by `rts match --scenario`")
     name: str = Field(default="", max_length=60, description="display name")
     map: str = Field(pattern=ID_PATTERN, description="map id")
-    max_ticks: int = Field(default=9000, ge=1, le=10_000_000,
+    max_ticks: int = Field(default=9000, ge=1, le=1_080_000,
                            description="ticks after which the match ends: decided by score, a draw only on equal "
-                                       "scores")
+                                       "scores; at most 10 hours of game time (1,080,000 ticks at 30 Hz), and a "
+                                       "scenario starts with at most 1,000 units in all")
     fog: bool = Field(default=True, description="fog of war: each team sees only what its units and buildings "
                                                 "see, remembers buildings as last seen (false: everyone sees all)")
     victory: Literal["elimination", "headquarters"] = Field(

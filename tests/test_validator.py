@@ -377,3 +377,10 @@ def test_a_value_no_scalar_type_fits_is_said_once_in_words(tmp_path):
     found = [str(p) for p in err.value.problems if "params.x" in str(p)]
     assert len(found) == 1 and found[0].endswith(
         "mod/brains/guard.toml:4: trees.approach.nodes.walk.params.x: should be a number, true or false, or text"), found
+
+
+def test_a_scenarios_tick_limit_is_bounded(tmp_path):
+    text = (ROOT / "content/scenarios/skirmish.toml").read_text()
+    text = text.replace("max_ticks = 9000", "max_ticks = 4611686018427387904")
+    found = problems_of(tmp_path, {"scenarios/skirmish.toml": text})
+    assert any("max_ticks: Input should be less than or equal to 1080000" in p for p in found), found
