@@ -381,6 +381,8 @@ def cmd_validate(args) -> int:
             print(str(problem), file=sys.stderr)
         print(f"{len(exc.problems)} problem(s); nothing was loaded", file=sys.stderr)
         return EXIT_USAGE
+    for warning in content.warnings:          # legal, loaded, but does nothing: said, not refused
+        print(f"warning: {warning}")
     print(f"ok: {len(content.brains)} brains, {len(content.units)} units, {len(content.maps)} maps, "
           f"{len(content.scenarios)} scenarios "
           f"from {len(content.files)} files (content hash {content.content_hash})")

@@ -34,6 +34,7 @@ class Executor:
     """
     kind = ""                  # the action name content and the ledger use ("" = an abstract base)
     params = ""                # target and parameters, in words
+    param_types: dict = {}     # parameter -> "number", "bool" or "string": content validation checks them
     meaning = ""               # what it does, one line
     preconditions = ""         # what check() requires, in a designer's words
     timeout_seconds = 0.0      # game seconds after its start before the ledger times it out (0 = never)
@@ -74,7 +75,26 @@ class Executor:
     def catalog_row(cls) -> dict:
         """The kind's row of the action catalog (content/catalog.py, docs/content.md)."""
         return {"params": cls.params, "meaning": cls.meaning, "preconditions": cls.preconditions,
-                "timeout_seconds": cls.timeout_seconds}
+                "timeout_seconds": cls.timeout_seconds, "param_types": dict(cls.param_types)}
+
+
+def is_number(v) -> bool:
+    """A finite number, as a coordinate parameter must be (a bool is not one; numpy numbers are).
+
+    >>> [is_number(v) for v in (3, 2.5, float("nan"), True, "3", None)]
+    [True, True, False, False, False, False]
+    """
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return False
+    if isinstance(v, int):
+        return True
+    if not (isinstance(v, float) or type(v).__module__ == "numpy"):
+        return False
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return f == f and abs(f) != float("inf")
 
 
 class Walker(Executor):
