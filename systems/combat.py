@@ -28,6 +28,7 @@ class CombatSystem(System):
         nav = world.nav
         rng = world.rng
         hits: dict[int, float] = {}              # target -> damage this tick, applied once every shot is fired
+        events = world.events                    # for the views only (not world state)
         for eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):
             if weapon.ready_in > 0:
                 weapon.ready_in -= 1
@@ -49,11 +50,13 @@ class CombatSystem(System):
                 continue
             ammo.clip -= 1
             weapon.ready_in = weapon.cooldown
+            damage = 0.0
             if rng.random() < weapon.accuracy:
                 damage = weapon.damage
                 if nav.is_cover(int(tpos.x), int(tpos.y)):
                     damage *= COVER_FACTOR
                 hits[target] = hits.get(target, 0.0) + damage
+            events.append(("shot", eid, target, sx, sy, ax, ay, damage > 0, damage))
         for target in sorted(hits):
             damage = hits[target]
             health = esper.component_for_entity(target, Health)
