@@ -19,7 +19,9 @@ import math
 
 import arcade
 import esper
+import numpy as np
 import pyglet
+from PIL import Image
 
 from components import (Ammo, Building, Door, Health, Pickup, Position, Rally, ResourceField, Selectable, SquadOrder,
                         Team, UnitKind, Worker)
@@ -40,10 +42,39 @@ class _BuildingLook:
         return self.body, self.bg, self.bar, self.prod, self.mini
 
 
+#: the fog's shade: unexplored ground is black, explored ground out of sight dimmed, what is in sight clear
+FOG_UNEXPLORED = 255
+FOG_DIM = 150
+
+
+def fog_image(visible: np.ndarray, explored: np.ndarray) -> Image.Image:
+    """One black RGBA pixel per tile whose alpha is the fog over it (drawn scaled over the map).
+
+    >>> import numpy as np
+    >>> img = fog_image(np.array([[True, False, False]]), np.array([[True, True, False]]))
+    >>> [img.getpixel((x, 0))[3] for x in range(3)]
+    [0, 150, 255]
+    """
+    alpha = np.where(visible, 0, np.where(explored, FOG_DIM, FOG_UNEXPLORED)).astype(np.uint8)
+    rgba = np.zeros(alpha.shape + (4,), dtype=np.uint8)
+    rgba[..., 3] = alpha
+    return Image.fromarray(rgba)
+
+
+class _Seen:
+    """A building as a team remembers it (a complete footprint), drawn like a live one."""
+    __slots__ = ("kind", "tx", "ty", "w", "h", "done")
+
+    def __init__(self, kind, tx, ty, w, h):
+        self.kind, self.tx, self.ty, self.w, self.h, self.done = kind, tx, ty, w, h, True
+
+
 class Scene:
-    def __init__(self, window, world):
+    def __init__(self, window, world, view_team: int | None = None):
         #: False leaves units and their bars out of the frame (the rendering benchmark's empty scene)
         self.draw_units = True
+        #: whose view is drawn: a team sees only what its fog of war lets it (None: everything)
+        self.view_team = view_team
         self.window = window
         self.camera = arcade.Camera2D()
         self.hud = arcade.Camera2D()
@@ -98,6 +129,17 @@ class Scene:
         self.labels = pyglet.graphics.Batch()
         self.label_texts: list = []
         self.labels_key = None
+        # the fog of war: one texture, one pixel per tile, rewritten in place when the fog changes
+        tmap_w, tmap_h = tmap.width, tmap.height
+        self.fog_texture = arcade.Texture(Image.new("RGBA", (tmap_w, tmap_h), (0, 0, 0, 0)),
+                                          hash=f"rts-fog-{id(self)}-{tmap_w}x{tmap_h}")
+        self.fog_sprite = arcade.Sprite(self.fog_texture, scale=TILE)
+        self.fog_sprite.position = self.map_sprite.position
+        self.fog_list = arcade.SpriteList()
+        self.fog_list.append(self.fog_sprite)
+        self.fog_key = None
+        self.ghosts: dict[int, tuple] = {}           # a destroyed enemy building as last seen: eid -> sprites
+        self.effects = Effects(self)
         self.sync_economy()
 
     # -- coordinates ---------------------------------------------------------------------------------------
@@ -108,6 +150,44 @@ class Scene:
         wx, wy, *_ = self.camera.unproject((sx, sy))
         return wx / TILE, self.world.tilemap.height - wy / TILE
 
+    # -- the fog of war ---------------------------------------------------------------------------------------
+    @property
+    def fogged(self) -> bool:
+        """Is a team's view drawn (rather than everything)?"""
+        return self.view_team is not None and self.world.fog.enabled
+
+    def hidden(self, team: int, x: float, y: float) -> bool:
+        """Is an entity of ``team`` at (x, y) out of the viewing team's sight (an enemy it does not see now)?"""
+        if not self.fogged or team == self.view_team or not self.world.enemies(self.view_team, team):
+            return False
+        return not self.world.fog.sees(self.view_team, x, y)
+
+    def sees_point(self, x: float, y: float) -> bool:
+        return not self.fogged or self.world.fog.sees(self.view_team, x, y)
+
+    def sync_fog(self) -> None:
+        """Rewrite the fog texture, only when the fog changed (``fog.version``) or another team's view is asked."""
+        if not self.fogged:
+            return
+        fog = self.world.fog
+        key = (fog.version, self.view_team, id(self.world))
+        if key == self.fog_key:
+            return
+        self.fog_key = key
+        img = fog_image(fog.grid(self.view_team), fog.grid(self.view_team, explored=True))
+        self.fog_texture.image.paste(img)
+        atlas = self.window.ctx.default_atlas
+        atlas.add(self.fog_texture)
+        atlas.update_texture_image(self.fog_texture)
+
+    def set_view_team(self, team: int | None) -> None:
+        """Draw ``team``'s view (None: everything); the replay viewer cycles it."""
+        self.view_team = team
+        self.fog_key = None
+        for eid in list(self.ghosts):
+            for sprite in self.ghosts.pop(eid):
+                sprite.remove_from_sprite_lists()
+
     # -- per frame ---------------------------------------------------------------------------------------------
     def sync(self, selected) -> set:
         """Move sprites to where the entities are now; returns the ids of the living units."""
@@ -115,6 +195,8 @@ class Scene:
         world.activate()
         alive = set()
         selected = set(selected)
+        fogged = self.fogged
+        self.sync_fog()
         for eid, (pos, team, sel, health, _k) in esper.get_components(Position, Team, Selectable, Health, UnitKind):
             alive.add(eid)
             sprite = self.unit_sprites.get(eid)
@@ -130,8 +212,10 @@ class Scene:
             sx, sy = self.to_screen(pos.x, pos.y)
             sprite.center_x, sprite.center_y = sx, sy
             bg, hp, ammo = self.bar_sprites[eid]
+            unseen = fogged and self.hidden(team.team, pos.x, pos.y)
+            sprite.visible = not unseen
             frac = max(0.0, min(1.0, health.hp / health.max_hp))
-            show = eid in selected or frac < 1.0
+            show = (eid in selected or frac < 1.0) and not unseen
             top = sy + sprite.height / 2 + 5
             bg.visible = hp.visible = show
             if show:
@@ -140,7 +224,7 @@ class Scene:
                 hp.center_x, hp.center_y = sx - 8 + hp.width / 2, top
                 hp.color = palette.HP if frac > 0.35 else palette.HP_LOW
             clip = esper.try_component(eid, Ammo)
-            ammo.visible = eid in selected and clip is not None
+            ammo.visible = eid in selected and clip is not None and not unseen
             if ammo.visible:
                 afrac = clip.clip / clip.clip_size if clip.clip_size else 0.0
                 ammo.width = max(1.0, 16 * afrac)
@@ -192,6 +276,8 @@ class Scene:
         buildings = set()
         ledger = world.ledger
         labels_key = []
+        fogged = self.fogged
+        known = world.fog.known_buildings(self.view_team) if fogged else {}
         for eid, (b, team, health) in esper.get_components(Building, Team, Health):
             buildings.add(eid)
             look = self.building_looks.get(eid)
@@ -201,6 +287,13 @@ class Scene:
                         sprite.remove_from_sprite_lists()
                 look = self._building_look(b, team.team)
                 self.building_looks[eid] = look
+            unseen = fogged and team.team != self.view_team and world.enemies(self.view_team, team.team) and \
+                eid not in known
+            for sprite in (look.body, look.mini):
+                sprite.visible = not unseen
+            if unseen:
+                look.bg.visible = look.bar.visible = look.prod.visible = False
+                continue
             labels_key.append((eid, b.done))
             left, top = b.tx * TILE, (tmap.height - b.ty) * TILE
             width = b.w * TILE - 4
@@ -228,8 +321,9 @@ class Scene:
         for eid in [e for e in self.building_looks if e not in buildings]:
             for sprite in self.building_looks.pop(eid).sprites():
                 sprite.remove_from_sprite_lists()
+        self._sync_ghosts(known, buildings)
         if labels_key != self.labels_key:
-            self._rebuild_labels()
+            self._rebuild_labels([eid for eid, _done in labels_key])
             self.labels_key = labels_key
         carrying = set()
         for eid, (worker, pos) in esper.get_components(Worker, Position):
@@ -246,6 +340,22 @@ class Scene:
         for eid in [e for e in self.load_sprites if e not in carrying]:
             self.load_sprites.pop(eid).remove_from_sprite_lists()
         return buildings
+
+    def _sync_ghosts(self, known: dict, alive: set) -> None:
+        """Enemy buildings the viewing team saw and that are gone since (it has not seen them go): drawn as last
+        seen, dimmed, until the team sees the empty ground."""
+        for eid, row in known.items():
+            if eid in alive or eid in self.ghosts:
+                continue
+            team, kind, tx, ty, w, h = row[:6]
+            b = _Seen(kind, tx, ty, w, h)
+            look = self._building_look(b, team)
+            look.body.alpha = 170
+            self.ghosts[eid] = (look.body, look.mini, look.bg, look.bar, look.prod)
+            look.bg.visible = look.bar.visible = False
+        for eid in [e for e in self.ghosts if e not in known or e in alive]:
+            for sprite in self.ghosts.pop(eid):
+                sprite.remove_from_sprite_lists()
 
     def _building_look(self, b, team: int) -> _BuildingLook:
         key = (b.w, b.h, b.done)
@@ -272,11 +382,12 @@ class Scene:
         self.minimap_objects.append(mini)
         return _BuildingLook(body, bg, bar, prod, mini, b.done, b.kind)
 
-    def _rebuild_labels(self) -> None:
+    def _rebuild_labels(self, shown) -> None:
         """Each building's letter (its kind's initial), one batch, made again only when the buildings change."""
         self.labels = pyglet.graphics.Batch()
         self.label_texts = []
-        for eid, look in sorted(self.building_looks.items()):
+        for eid in sorted(shown):
+            look = self.building_looks[eid]
             b = esper.component_for_entity(eid, Building)
             cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
             size = max(7, min(b.w, b.h) * 6)
@@ -300,6 +411,9 @@ class Scene:
             self.loads.draw()
             self.bars.draw()
         self.building_bars.draw()
+        if self.fogged:
+            self.fog_list.draw(pixelated=True)
+        self.effects.draw_world()
         for eid in selected:
             sprite = self.unit_sprites.get(eid)
             if sprite is not None:
@@ -354,10 +468,14 @@ class Scene:
         arcade.draw_texture_rect(self.minimap_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
         if len(self.minimap_objects):
             self.minimap_objects.draw()
+        if self.fogged:                                   # unexplored land black, out of sight dimmed
+            arcade.draw_texture_rect(self.fog_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
         points: dict[int, list] = {}
         world = self.world
         world.activate()
         for _eid, (pos, team, _h, _k) in esper.get_components(Position, Team, Health, UnitKind):
+            if self.hidden(team.team, pos.x, pos.y):
+                continue
             points.setdefault(team.team, []).append((x0 + pos.x * s, y0 + (tmap.height - pos.y) * s))
         for team, pts in sorted(points.items()):
             arcade.draw_points(pts, self.team_colors[team], 3)
@@ -367,6 +485,7 @@ class Scene:
         arcade.draw_lrbt_rectangle_outline(x0 + max(0, lx) * s, x0 + min(tmap.width, rx) * s,
                                            y0 + max(0, tmap.height - by) * s, y0 + min(tmap.height, tmap.height - ty_) * s,
                                            palette.SELECT, 1)
+        self.effects.draw_minimap(x0, y0, s)
 
     def minimap_hit(self, x: float, y: float) -> tuple[float, float] | None:
         """World point under a screen click on the minimap, or None."""
@@ -378,6 +497,126 @@ class Scene:
 
     def centre_on(self, wx: float, wy: float) -> None:
         self.camera.position = self.to_screen(wx, wy)
+
+
+TRACER = (255, 226, 140)
+MUZZLE = (255, 190, 70)
+HIT = (255, 255, 255)
+MOVE_MARK = (90, 230, 110)
+ATTACK_MARK = (240, 70, 60)
+PING = (255, 70, 50)
+
+
+class Effects:
+    """What the player sees happen and that is not world state: shot tracers with muzzle flashes, hit flashes,
+    bodies that fade, order markers and minimap pings. Fed from ``world.events`` after each tick; timed in real
+    seconds (``update``); every list is capped, so a big fight costs a bounded frame.
+
+    Tracers are one ``draw_lines`` call, flashes one ``draw_points`` call per kind.
+    """
+    TRACER_S = 0.12
+    FLASH_S = 0.07
+    HIT_S = 0.15
+    DEATH_S = 1.5
+    MARK_S = 0.7
+    PING_S = 2.5
+    CAP = 400
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        self.now = 0.0
+        self.shots: list[tuple] = []      # (born, sx, sy, ex, ey, hit)
+        self.deaths: list[tuple] = []     # (born, x, y, half width, half height, colour); width 0: a unit
+        self.marks: list[tuple] = []      # (born, x, y, colour)
+        self.pings: list[tuple] = []      # (born, x, y)  world tiles
+
+    def add(self, events) -> None:
+        """This tick's ``world.events``; what the viewing team cannot see is left out."""
+        scene = self.scene
+        for row in events:
+            if row[0] == "shot":
+                _k, _shooter, _target, fx, fy, tx, ty, hit, _damage = row
+                if not (scene.sees_point(fx, fy) or scene.sees_point(tx, ty)):
+                    continue
+                sx, sy = scene.to_screen(fx, fy)
+                ex, ey = scene.to_screen(tx, ty)
+                self.shots.append((self.now, sx, sy, ex, ey, hit))
+            elif row[0] == "death":
+                _k, _eid, team, _kind, x, y, w, h = row
+                if not scene.sees_point(x, y):
+                    continue
+                sx, sy = scene.to_screen(x, y)
+                colour = scene.team_colors[team] if 0 <= team < len(scene.team_colors) else HIT
+                self.deaths.append((self.now, sx, sy, w * TILE / 2, h * TILE / 2, colour))
+        del self.shots[:-self.CAP]
+        del self.deaths[:-self.CAP // 4]
+
+    def mark(self, x: float, y: float, attack: bool = False) -> None:
+        """An order's marker where it was given (world tiles)."""
+        sx, sy = self.scene.to_screen(x, y)
+        self.marks.append((self.now, sx, sy, ATTACK_MARK if attack else MOVE_MARK))
+        del self.marks[:-16]
+
+    def ping(self, x: float, y: float) -> None:
+        """A ring on the minimap (an under-attack alert)."""
+        self.pings.append((self.now, x, y))
+        del self.pings[:-8]
+
+    def update(self, dt: float) -> None:
+        self.now += dt
+        now = self.now
+        if self.shots and now - self.shots[0][0] > self.TRACER_S:
+            self.shots = [e for e in self.shots if now - e[0] <= self.TRACER_S]
+        if self.deaths and now - self.deaths[0][0] > self.DEATH_S:
+            self.deaths = [e for e in self.deaths if now - e[0] <= self.DEATH_S]
+        if self.marks and now - self.marks[0][0] > self.MARK_S:
+            self.marks = [e for e in self.marks if now - e[0] <= self.MARK_S]
+        if self.pings and now - self.pings[0][0] > self.PING_S:
+            self.pings = [e for e in self.pings if now - e[0] <= self.PING_S]
+
+    def draw_world(self) -> None:
+        now = self.now
+        for born, x, y, hw, hh, colour in self.deaths:       # bodies fade out
+            alpha = int(200 * (1.0 - (now - born) / self.DEATH_S))
+            if alpha <= 0:
+                continue
+            if hw:
+                arcade.draw_lrbt_rectangle_filled(x - hw, x + hw, y - hh, y + hh, colour[:3] + (alpha // 2,))
+            else:
+                arcade.draw_circle_filled(x, y, 5, colour[:3] + (alpha,), num_segments=10)
+                arcade.draw_line(x - 4, y - 4, x + 4, y + 4, (20, 20, 20, alpha), 2)
+                arcade.draw_line(x - 4, y + 4, x + 4, y - 4, (20, 20, 20, alpha), 2)
+        if self.shots:
+            lines, muzzles, hits = [], [], []
+            for born, sx, sy, ex, ey, hit in self.shots:
+                lines.extend(((sx, sy), (ex, ey)))
+                if now - born <= self.FLASH_S:
+                    muzzles.append((sx, sy))
+                if hit and now - born <= self.HIT_S:
+                    hits.append((ex, ey))
+            arcade.draw_lines(lines, TRACER, 2)
+            if muzzles:
+                arcade.draw_points(muzzles, MUZZLE, 5)
+            if hits:
+                arcade.draw_points(hits, HIT, 6)
+        for born, x, y, colour in self.marks:                  # a ring closing on the ordered point
+            f = (now - born) / self.MARK_S
+            arcade.draw_circle_outline(x, y, 4 + 12 * (1.0 - f), colour, 2)
+
+    def draw_minimap(self, x0: float, y0: float, s: float) -> None:
+        height = self.scene.world.tilemap.height
+        for born, x, y in self.pings:
+            f = ((self.now - born) % 0.8) / 0.8
+            arcade.draw_circle_outline(x0 + x * s, y0 + (height - y) * s, 3 + 14 * f, PING, 2)
+
+
+def zoom_to_cursor(camera, x: float, y: float, scroll: float, lo: float = 0.4, hi: float = 4.0) -> None:
+    """Zoom by the wheel's ``scroll`` keeping the world point under the cursor (x, y) where it is."""
+    bx, by, *_ = camera.unproject((x, y))
+    camera.zoom = max(lo, min(hi, camera.zoom * (1.1 ** scroll)))
+    ax, ay, *_ = camera.unproject((x, y))
+    cx, cy = camera.position
+    camera.position = (cx + bx - ax, cy + by - ay)
 
 
 def squad_orders(world) -> list:
