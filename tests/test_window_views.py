@@ -289,3 +289,23 @@ def test_the_views_docstring_examples(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0, result
+
+
+def test_the_inspector_never_covers_the_unit_it_inspects(window):
+    import arcade
+    from game.app.views.inspector import WIDTH
+    frames(window, 2)
+    world = window.world
+    world.activate()
+    mine = sorted(e for e, (t, _k) in esper.get_components(Team, UnitKind) if t.team == 0)
+    window.camera.zoom = 2.0
+    pos = esper.component_for_entity(mine[0], Position)
+    window.scene.centre_on(pos.x - 15, pos.y)                  # the unit near the right edge of the screen
+    sx, sy = screen_of(window, pos.x, pos.y)
+    assert sx > window.width - WIDTH
+    click(window, sx, sy)
+    press(window, arcade.key.I)
+    frames(window, 1)
+    assert window.show_inspector and window.inspected == mine[0]
+    sx, _ = screen_of(window, pos.x, pos.y)
+    assert sx < window.width - WIDTH - 20

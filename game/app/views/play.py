@@ -108,6 +108,7 @@ class PlayWindow(arcade.Window):
         self.panel_texts: list = []
         self.help_texts = []
         self.mouse_inside = False
+        self.show_inspector = False
         self.mouse = (width / 2, height / 2)
         arcade.set_background_color(palette.BACKGROUND)
         self.content = content
@@ -206,8 +207,27 @@ class PlayWindow(arcade.Window):
     def clamp_camera(self) -> None:
         """Keep the view's centre on the map, so panning never leaves it for black."""
         tmap = self.world.tilemap
-        self.camera.position = clamp_view(self.camera.position, self.camera.zoom, self.width, self.height,
-                                          tmap.width * TILE, tmap.height * TILE)
+        zoom = self.camera.zoom
+        shift = (INSPECTOR_WIDTH if self.show_inspector else 0) / 2 / zoom   # the panel covers the right side
+        x, y = self.camera.position
+        x, y = clamp_view((x - shift, y), zoom, self.width - 2 * shift * zoom, self.height, tmap.width * TILE,
+                          tmap.height * TILE)
+        self.camera.position = (x + shift, y)
+
+    def _uncover_inspected(self) -> None:
+        """The inspector panel never covers the unit it inspects: the view moves it left of the panel."""
+        if not self.show_inspector or self.inspected is None or not esper.entity_exists(self.inspected):
+            return
+        from components import Position
+        pos = esper.try_component(self.inspected, Position)
+        if pos is None:
+            return
+        sx, _sy, *_ = self.camera.project(self.scene.to_screen(pos.x, pos.y))
+        free = self.width - INSPECTOR_WIDTH
+        if sx > free - 24:
+            x, y = self.camera.position
+            self.camera.position = (x + (sx - free / 2) / self.camera.zoom, y)
+            self.clamp_camera()
 
     def _stop_recording(self) -> None:
         if self.recorder is not None:
@@ -296,6 +316,7 @@ class PlayWindow(arcade.Window):
             self.groups[key] = [e for e in members if e in alive]
         if self.inspected is not None and self.inspected not in alive:
             self.inspected = None
+        self._uncover_inspected()
         self._check_tracked()
 
     # -- feedback on orders ------------------------------------------------------------------------------------
@@ -793,6 +814,7 @@ class PlayWindow(arcade.Window):
 
     def on_mouse_leave(self, x: int, y: int) -> None:
         self.mouse_inside = False
+        self.show_inspector = False
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if self.menu is not None:
