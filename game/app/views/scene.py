@@ -42,23 +42,63 @@ class _BuildingLook:
         return self.body, self.bg, self.bar, self.prod, self.mini
 
 
-#: the fog's shade: unexplored ground is black, explored ground out of sight dimmed, what is in sight clear
-FOG_UNEXPLORED = 255
-FOG_DIM = 150
+#: the fog's shade: what is in sight as it is, explored ground out of sight dimmed, unexplored ground black
+FOG_DIM = 0.42
 
 
-def fog_image(visible: np.ndarray, explored: np.ndarray) -> Image.Image:
-    """One black RGBA pixel per tile whose alpha is the fog over it (drawn scaled over the map).
+def fogged_image(base: np.ndarray, visible: np.ndarray, explored: np.ndarray) -> Image.Image:
+    """The map picture (one RGBA pixel per tile) under a team's fog of war: the map texture is rewritten with it,
+    so the fog costs no extra full-screen layer.
 
     >>> import numpy as np
-    >>> img = fog_image(np.array([[True, False, False]]), np.array([[True, True, False]]))
-    >>> [img.getpixel((x, 0))[3] for x in range(3)]
-    [0, 150, 255]
+    >>> base = np.full((1, 3, 4), 200, dtype=np.uint8)
+    >>> img = fogged_image(base, np.array([[True, False, False]]), np.array([[True, True, False]]))
+    >>> [img.getpixel((x, 0)) for x in range(3)]
+    [(200, 200, 200, 255), (84, 84, 84, 255), (0, 0, 0, 255)]
     """
-    alpha = np.where(visible, 0, np.where(explored, FOG_DIM, FOG_UNEXPLORED)).astype(np.uint8)
-    rgba = np.zeros(alpha.shape + (4,), dtype=np.uint8)
-    rgba[..., 3] = alpha
-    return Image.fromarray(rgba)
+    shade = np.where(visible, 1.0, np.where(explored, FOG_DIM, 0.0))
+    out = base.copy()
+    out[..., :3] = (base[..., :3] * shade[..., None]).astype(np.uint8)
+    out[..., 3] = 255
+    return Image.fromarray(out)
+
+
+def unit_image(shape: str, colour, mark, radius: int) -> Image.Image:
+    """A unit type's picture: its ``shape`` in its team's ``colour`` with a dark rim, and a small mark of the type's
+    ``mark`` colour in the middle (content: a unit's ``look``).
+
+    >>> img = unit_image("triangle", (60, 120, 230), (255, 225, 80), 6)
+    >>> img.size, img.getpixel((6, 7))[:3], img.getpixel((0, 0))[3]
+    ((13, 13), (255, 225, 80), 0)
+    """
+    from PIL import ImageDraw
+    n = 2 * radius + 1
+    img = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rim = tuple(max(0, int(c * 0.45)) for c in colour[:3]) + (255,)
+    fill = tuple(colour[:3]) + (255,)
+    r = radius
+
+    def outline(k: float):
+        c = n / 2 - 0.5
+        if shape == "square":
+            return [(c - k * 0.85, c - k * 0.85), (c + k * 0.85, c - k * 0.85), (c + k * 0.85, c + k * 0.85),
+                    (c - k * 0.85, c + k * 0.85)]
+        if shape == "triangle":
+            return [(c, c - k), (c + k * 0.95, c + k * 0.8), (c - k * 0.95, c + k * 0.8)]
+        if shape == "diamond":
+            return [(c, c - k), (c + k, c), (c, c + k), (c - k, c)]
+        return None
+
+    body = outline(r)
+    if body is None:
+        d.ellipse((0, 0, n - 1, n - 1), fill=fill, outline=rim)
+    else:
+        d.polygon(body, fill=fill, outline=rim)
+    m = max(1.0, r * 0.35)
+    c = n // 2
+    d.rectangle((c - m + 0.5, c - m + 0.5, c + m - 0.5, c + m - 0.5), fill=tuple(mark[:3]) + (255,))
+    return img
 
 
 class _Seen:
@@ -90,12 +130,16 @@ class Scene:
         self.world = world
         self.team_colors = [tuple(t.color) for t in world.scenario.teams]
         tmap = world.tilemap
-        self.map_texture = arcade.Texture(palette.map_image(tmap))
+        map_image = palette.map_image(tmap)
+        mini_image = palette.map_image(tmap, minimap=True)
+        self.map_base = np.asarray(map_image).copy()      # the pictures without fog, to shade from
+        self.mini_base = np.asarray(mini_image).copy()
+        self.map_texture = arcade.Texture(map_image, hash=f"rts-map-{id(self)}-{id(world)}")
         self.map_sprite = arcade.Sprite(self.map_texture, scale=TILE)
         self.map_sprite.position = (tmap.width * TILE / 2, tmap.height * TILE / 2)
         self.map_list = arcade.SpriteList()
         self.map_list.append(self.map_sprite)
-        self.minimap_texture = arcade.Texture(palette.map_image(tmap, minimap=True))
+        self.minimap_texture = arcade.Texture(mini_image, hash=f"rts-minimap-{id(self)}-{id(world)}")
         self.objects = arcade.SpriteList()
         self.door_sprites: dict[int, arcade.Sprite] = {}
         self.pickup_sprites: dict[int, arcade.Sprite] = {}
@@ -129,16 +173,11 @@ class Scene:
         self.labels = pyglet.graphics.Batch()
         self.label_texts: list = []
         self.labels_key = None
-        # the fog of war: one texture, one pixel per tile, rewritten in place when the fog changes
-        tmap_w, tmap_h = tmap.width, tmap.height
-        self.fog_texture = arcade.Texture(Image.new("RGBA", (tmap_w, tmap_h), (0, 0, 0, 0)),
-                                          hash=f"rts-fog-{id(self)}-{tmap_w}x{tmap_h}")
-        self.fog_sprite = arcade.Sprite(self.fog_texture, scale=TILE)
-        self.fog_sprite.position = self.map_sprite.position
-        self.fog_list = arcade.SpriteList()
-        self.fog_list.append(self.fog_sprite)
-        self.fog_key = None
-        self.ghosts: dict[int, tuple] = {}           # a destroyed enemy building as last seen: eid -> sprites
+        # the fog of war: the map and minimap textures (one pixel per tile) are shaded in place when it changes
+        self.fog_key = "stale"
+        self.ghosts: dict[int, tuple] = {}
+        self.unit_textures: dict[tuple, arcade.Texture] = {}
+        self.sprite_textures: dict[str, arcade.Texture | None] = {}           # a destroyed enemy building as last seen: eid -> sprites
         self.effects = Effects(self)
         self.sync_economy()
 
@@ -166,24 +205,37 @@ class Scene:
         return not self.fogged or self.world.fog.sees(self.view_team, x, y)
 
     def sync_fog(self) -> None:
-        """Rewrite the fog texture, only when the fog changed (``fog.version``) or another team's view is asked."""
-        if not self.fogged:
-            return
+        """Shade the map and minimap textures with the viewing team's fog, only when the fog changed
+        (``fog.version``) or another view is asked; objects on unexplored ground (doors, pickups, fields) hide."""
         fog = self.world.fog
-        key = (fog.version, self.view_team, id(self.world))
+        key = (fog.version, self.view_team, id(self.world)) if self.fogged else None
         if key == self.fog_key:
             return
         self.fog_key = key
-        img = fog_image(fog.grid(self.view_team), fog.grid(self.view_team, explored=True))
-        self.fog_texture.image.paste(img)
+        if key is None:                                   # everything: the pictures as they are
+            visible = explored = np.ones((self.world.tilemap.height, self.world.tilemap.width), dtype=bool)
+        else:
+            visible, explored = fog.grid(self.view_team), fog.grid(self.view_team, explored=True)
         atlas = self.window.ctx.default_atlas
-        atlas.add(self.fog_texture)
-        atlas.update_texture_image(self.fog_texture)
+        for texture, base in ((self.map_texture, self.map_base), (self.minimap_texture, self.mini_base)):
+            texture.image.paste(fogged_image(base, visible, explored))
+            atlas.add(texture)
+            atlas.update_texture_image(texture)
+        self.explored_now = explored
+        for sprites, comp in ((self.door_sprites, Door), (self.pickup_sprites, Pickup)):
+            for eid, sprite in sprites.items():
+                c = esper.try_component(eid, comp) if esper.entity_exists(eid) else None
+                if c is not None:
+                    sprite.visible = bool(explored[c.ty, c.tx])
+        for eid, entry in self.field_sprites.items():
+            field = esper.try_component(eid, ResourceField) if esper.entity_exists(eid) else None
+            if field is not None:
+                entry[0].visible = entry[1].visible = bool(explored[field.ty, field.tx])
 
     def set_view_team(self, team: int | None) -> None:
         """Draw ``team``'s view (None: everything); the replay viewer cycles it."""
         self.view_team = team
-        self.fog_key = None
+        self.fog_key = "stale"
         for eid in list(self.ghosts):
             for sprite in self.ghosts.pop(eid):
                 sprite.remove_from_sprite_lists()
@@ -201,7 +253,7 @@ class Scene:
             alive.add(eid)
             sprite = self.unit_sprites.get(eid)
             if sprite is None:
-                sprite = arcade.SpriteCircle(max(3, int(sel.radius * TILE)), self.team_colors[team.team])
+                sprite = self._unit_sprite(_k.kind, team.team, sel.radius)
                 self.unit_sprites[eid] = sprite
                 self.units.append(sprite)
                 bg = arcade.SpriteSolidColor(16, 3, color=palette.BAR_BG)
@@ -241,6 +293,41 @@ class Scene:
             self.pickup_sprites.pop(eid).remove_from_sprite_lists()
         alive |= self.sync_economy(selected)
         return alive
+
+    def _unit_sprite(self, kind: str, team: int, radius: float) -> arcade.Sprite:
+        """A unit drawn as its type's look (content), in its team's colour; one texture per (type, team)."""
+        udef = self.world.content.units.get(kind)
+        look = udef.look if udef is not None else None
+        size = look.size if look is not None and look.size > 0 else radius
+        px = max(3, int(size * TILE))
+        colour = self.team_colors[team]
+        if look is not None and look.sprite:
+            texture = self._sprite_texture(look.sprite)
+            if texture is not None:
+                sprite = arcade.Sprite(texture)
+                sprite.width = sprite.height = 2 * px
+                sprite.color = colour
+                return sprite
+        shape = look.shape if look is not None else "circle"
+        mark = tuple(look.colour) if look is not None else (250, 250, 250)
+        key = ("unit", shape, colour, mark, px)
+        texture = self.unit_textures.get(key)
+        if texture is None:
+            texture = arcade.Texture(unit_image(shape, colour, mark, px), hash=f"rts-unit-{key}")
+            self.unit_textures[key] = texture
+        return arcade.Sprite(texture)
+
+    def _sprite_texture(self, path: str):
+        """A content sprite (checked by the loader: a PNG inside its mod, or an Arcade resource), or None when it
+        cannot be read (drawn as a shape instead)."""
+        if path not in self.sprite_textures:
+            try:
+                self.sprite_textures[path] = arcade.load_texture(path)
+            except Exception as exc:                      # a broken image must not stop the game
+                import sys
+                print(f"warning: sprite {path}: {exc}; drawing a shape instead", file=sys.stderr)
+                self.sprite_textures[path] = None
+        return self.sprite_textures[path]
 
     def sync_economy(self, selected=frozenset()) -> set:
         """Fields, buildings and carried loads as they are now; returns the ids of the living buildings."""
@@ -365,7 +452,11 @@ class Scene:
             self.building_textures[key] = texture
         color = self.team_colors[team]
         cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
-        body = arcade.Sprite(texture, center_x=cx, center_y=cy)
+        bdef = self.world.content.buildings.get(b.kind)
+        image = self._sprite_texture(bdef.look.sprite) if bdef is not None and bdef.look.sprite and b.done else None
+        body = arcade.Sprite(image or texture, center_x=cx, center_y=cy)
+        if image is not None:
+            body.width, body.height = b.w * TILE, b.h * TILE
         body.color = color
         self.buildings.append(body)
         bg = arcade.SpriteSolidColor(16, 4, color=palette.BAR_BG)
@@ -391,8 +482,9 @@ class Scene:
             b = esper.component_for_entity(eid, Building)
             cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
             size = max(7, min(b.w, b.h) * 6)
-            self.label_texts.append(arcade.Text(look.kind[:1].upper(), cx, cy, palette.LABEL if look.done else
-                                                palette.TEXT, size, anchor_x="center", anchor_y="center", bold=True,
+            bdef = self.world.content.buildings.get(look.kind)
+            ink = tuple(bdef.look.colour) if bdef is not None else palette.LABEL
+            self.label_texts.append(arcade.Text(look.kind[:1].upper(), cx, cy, ink if look.done else palette.TEXT, size, anchor_x="center", anchor_y="center", bold=True,
                                                 batch=self.labels))
 
     def draw_world(self, selected=(), inspected=None, overlay=None) -> None:
@@ -411,8 +503,6 @@ class Scene:
             self.loads.draw()
             self.bars.draw()
         self.building_bars.draw()
-        if self.fogged:
-            self.fog_list.draw(pixelated=True)
         self.effects.draw_world()
         for eid in selected:
             sprite = self.unit_sprites.get(eid)
@@ -468,8 +558,6 @@ class Scene:
         arcade.draw_texture_rect(self.minimap_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
         if len(self.minimap_objects):
             self.minimap_objects.draw()
-        if self.fogged:                                   # unexplored land black, out of sight dimmed
-            arcade.draw_texture_rect(self.fog_texture, arcade.LBWH(x0, y0, w, h), pixelated=True)
         points: dict[int, list] = {}
         world = self.world
         world.activate()
@@ -576,16 +664,19 @@ class Effects:
 
     def draw_world(self) -> None:
         now = self.now
-        for born, x, y, hw, hh, colour in self.deaths:       # bodies fade out
-            alpha = int(200 * (1.0 - (now - born) / self.DEATH_S))
-            if alpha <= 0:
+        bodies: dict[tuple, list] = {}                        # bodies fade out, in 4 steps: one call per step
+        for born, x, y, hw, hh, colour in self.deaths:
+            left = 1.0 - (now - born) / self.DEATH_S
+            if left <= 0:
                 continue
+            alpha = 50 + 50 * min(3, int(left * 4))
             if hw:
                 arcade.draw_lrbt_rectangle_filled(x - hw, x + hw, y - hh, y + hh, colour[:3] + (alpha // 2,))
             else:
-                arcade.draw_circle_filled(x, y, 5, colour[:3] + (alpha,), num_segments=10)
-                arcade.draw_line(x - 4, y - 4, x + 4, y + 4, (20, 20, 20, alpha), 2)
-                arcade.draw_line(x - 4, y + 4, x + 4, y - 4, (20, 20, 20, alpha), 2)
+                bodies.setdefault(colour[:3] + (alpha,), []).append((x, y))
+        for colour, points in bodies.items():
+            arcade.draw_points(points, colour, 8)
+            arcade.draw_points(points, (20, 20, 20, colour[3]), 3)
         if self.shots:
             lines, muzzles, hits = [], [], []
             for born, sx, sy, ex, ey, hit in self.shots:
