@@ -271,6 +271,8 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
                     continue
                 data, text, raw = read
                 lines = key_lines(text)
+            if kind in ("units", "buildings"):
+                _resolve_sprite(root, data, shown, lines, problems)
             hasher.update(f"{kind}/{path.name}\0".encode())
             hasher.update(hashlib.blake2b(raw, digest_size=16).digest())
             files.append(shown)
@@ -292,6 +294,35 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
             else:
                 pending[key] = _Pending(kind, obj_id, copy.deepcopy(data), [src])
     return files
+
+
+#: the largest sprite image a mod may ship (bytes)
+MAX_SPRITE_BYTES = 4 * 1024 * 1024
+
+
+def _resolve_sprite(root: Path, data: dict, shown: str, lines, problems: list[Problem]) -> None:
+    """``look.sprite``: an Arcade resource stays as it is; a path is made absolute inside the content root (the mod's
+    folder) and checked: a PNG file that exists, not too big, and never outside the folder (``..``, absolute paths
+    and symbolic links leading out are refused)."""
+    look = data.get("look")
+    sprite = look.get("sprite") if isinstance(look, dict) else None
+    if not isinstance(sprite, str) or not sprite or sprite.startswith(":resources:"):
+        return
+    line = line_of(lines, ("look", "sprite")) or line_of(lines, ("look",))
+    base = root.resolve()
+    try:
+        path = (base / sprite).resolve()
+        inside = path.is_relative_to(base) and not Path(sprite).is_absolute()
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is outside the mod's folder"))
+    elif path.suffix.lower() != ".png" or not path.is_file():
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is not a PNG file in the mod's folder"))
+    elif path.stat().st_size > MAX_SPRITE_BYTES or path.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is not a PNG image of at most 4 MiB"))
+    else:
+        look["sprite"] = str(path)
 
 
 def _clean_loc(data, loc: tuple) -> tuple:

@@ -45,6 +45,23 @@ class WorkerDef(Strict):
     build: bool = Field(default=True, description="can construct buildings (and help construct them)")
 
 
+class LookDef(Strict):
+    """How a unit or building type is drawn, so every type is told apart at a glance. A unit is its ``shape`` in
+    its team's colour with a mark of ``colour`` in the middle (or ``sprite``, tinted in the team colour); a
+    building is its footprint in its team's colour with its initial in ``colour`` (or ``sprite`` over the
+    footprint). ``shape`` and ``size`` are for units."""
+    shape: Literal["circle", "square", "triangle", "diamond"] = Field(default="circle",
+                                                                     description="a unit's outline")
+    colour: list[Annotated[int, Field(ge=0, le=255)]] = Field(
+        default_factory=lambda: [250, 250, 250], min_length=3, max_length=3,
+        description="the type's mark: a unit's centre mark, a building's letter (red, green, blue 0-255)")
+    size: float = Field(default=0.0, ge=0, le=2.0, description="a unit's drawn radius in tiles (0: its radius)")
+    sprite: str = Field(default="", max_length=200,
+                        description="a PNG image inside the mod, as a path relative to the mod's folder (never "
+                                    "outside it), or an Arcade resource (':resources:images/...'); drawn tinted in "
+                                    "the team's colour instead of the shape")
+
+
 class UnitDef(Strict):
     """A unit type (file kind ``units/``)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id other files refer to")
@@ -68,6 +85,7 @@ class UnitDef(Strict):
         "can change it): aggressive: attacks enemies in sight and chases within a leash; defensive: returns fire "
         "and fires at enemies in range, chasing briefly; hold: fires from where it stands; passive: never fires "
         "on its own")
+    look: LookDef = Field(default_factory=LookDef, description="how it is drawn")
 
 
 class BuildingDef(Strict):
@@ -91,6 +109,8 @@ class BuildingDef(Strict):
     sight: float = Field(default=8.0, gt=0, le=100, description="how far it sees, in tiles")
     weapon: WeaponDef | None = Field(default=None, description="a gun: the building fires at enemies in range "
                                                               "on its own once complete (a turret)")
+    look: LookDef = Field(default_factory=lambda: LookDef(colour=[20, 20, 24]),
+                          description="how it is drawn (its letter's colour, or a sprite over its footprint)")
 
     def footprint(self, cx: int, cy: int) -> tuple[int, int, int, int]:
         """(left, top, width, height) of this building centred on tile (cx, cy); an even side puts the centre

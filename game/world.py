@@ -121,6 +121,10 @@ class World:
         self.winner_side: int | None = None
         self.end_reason = ""                 # why the match ended (game/victory.py)
         self.over = False
+        #: what happened this tick, for the views only (shots, deaths): NOT world state (never hashed, saved or
+        #: read by a decider); cleared at the start of every tick. Rows: ("shot", shooter, target, from x, from y,
+        #: to x, to y, hit, damage) and ("death", entity, team, kind, x, y, building w, building h)
+        self.events: list[tuple] = []
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
         self.deciders_enabled = True
         #: the highest entity id esper has handed out (all creation goes through create_entity)
@@ -191,6 +195,7 @@ class World:
         if self.over:
             return
         self.activate()
+        self.events.clear()
         esper.process(self)
         self.tick += 1
         self._check_end()

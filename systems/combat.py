@@ -29,6 +29,7 @@ class CombatSystem(System):
         rng = world.rng
         hits: dict[int, float] = {}              # target -> damage this tick, applied once every shot is fired
         shooters: dict[int, int] = {}            # target -> the first (lowest id) shooter that hit it this tick
+        events = world.events                    # for the views only (not world state)
         for eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):
             if weapon.ready_in > 0:
                 weapon.ready_in -= 1
@@ -50,12 +51,14 @@ class CombatSystem(System):
                 continue
             ammo.clip -= 1
             weapon.ready_in = weapon.cooldown
+            damage = 0.0
             if rng.random() < weapon.accuracy:
                 damage = weapon.damage
                 if nav.is_cover(int(tpos.x), int(tpos.y)):
                     damage *= COVER_FACTOR
                 hits[target] = hits.get(target, 0.0) + damage
                 shooters.setdefault(target, eid)
+            events.append(("shot", eid, target, sx, sy, ax, ay, damage > 0, damage))
         for target in sorted(hits):
             damage = hits[target]
             health = esper.component_for_entity(target, Health)

@@ -51,6 +51,8 @@ def test_render_benchmark_says_it_needs_a_display_or_measures(monkeypatch):
         return
     f = render.bench_frames(units=60, frames=5)
     assert f["units"] == 60 and f["frame_ms"] > 0 and f["empty_frame_ms"] > 0
+    fe = render.bench_fog_effects(units=60, frames=5)
+    assert fe["tracers"] == 300 and fe["ratio"] > 0 and fe["empty_frame_ms"] > 0
 
 
 def test_economy_benchmarks_run():

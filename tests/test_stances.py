@@ -147,3 +147,12 @@ def test_explain_says_why_a_players_unit_fired_without_an_order(content, tmp_pat
                            "--entity", str(eid)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "on its own (stance aggressive)" in proc.stdout and "-> attack" in proc.stdout, proc.stdout
+
+
+def test_the_v_key_order_cycles_the_selected_units_stance(make_world):
+    from game import orders
+    world = arena(make_world, spawn("rifleman", 2, 2, count=2), spawn("rifleman", 25, 2))
+    a, b = units(world, 0)
+    orders.cycle_stance(world, [a, b])
+    world.run(2)
+    assert [esper.component_for_entity(e, Stance).mode for e in (a, b)] == ["defensive", "defensive"]

@@ -103,6 +103,10 @@ def test_buildings_and_fields_are_drawn_and_on_the_minimap(window):
     assert count_colour(img, (70, 150, 190), tol=30, box=(fx0, fy0, fx1, fy1)) > 8 * 40
     mx, my, mw, mh = window.scene.minimap_rect()
     mini = (int(mx), window.height - int(my + mh), int(mx + mw), window.height - int(my))
+    assert count_colour(img, window.team_colors[1], tol=6, box=mini) == 0      # Red's base: never seen yet
+    window.scene.set_view_team(None)                                           # a spectator's minimap
+    window.scene.sync(())
+    img = screenshot(window)
     assert count_colour(img, window.team_colors[1], tol=6, box=mini) >= 36     # Red's headquarters: 6 x 6 pixels
 
 

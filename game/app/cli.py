@@ -144,7 +144,8 @@ def cmd_replay(args) -> int:
     if args.view:
         def view():
             from game.app.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
-            return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
+            return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot,
+                                   mute=args.mute)
         return _in_window(view)
     if args.verify:
         result = verify(replay, content, force=args.force)
@@ -409,7 +410,7 @@ def cmd_play(args) -> int:
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
                         difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
                         record=None if args.no_record else args.record, watch=args.watch,
-                        mods=[str(m) for m in args.mod], strategy=args.opponent)
+                        mods=[str(m) for m in args.mod], strategy=args.opponent, mute=args.mute)
     return _in_window(play)
 
 
@@ -728,6 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded sync hash")
     mode.add_argument("--to", type=_nonneg_int, metavar="TICK", help="seek to TICK and print the state summary")
     mode.add_argument("--view", action="store_true", help="watch it in the window: play, pause, scrub, inspect")
+    p.add_argument("--mute", action="store_true", help="no sound (with --view)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true")
@@ -785,6 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-record", action="store_true", help="do not record the match")
     p.add_argument("--watch", action="store_true",
                    help="reload changed content files while the game runs (with --mod: your mod's files too)")
+    p.add_argument("--mute", action="store_true", help="no sound (without an audio device the game is silent anyway)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     add_mod(p)
