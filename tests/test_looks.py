@@ -4,21 +4,9 @@ import os
 import pytest
 
 from content.loader import ContentError, load_content
-from tests.conftest import write_mod
+from tests.conftest import GRUNT_UNIT, write_mod
 
-UNIT = '''
-id = "grunt"
-hp = 50.0
-speed = 2.5
-
-[weapon]
-range = 4.0
-damage = 5.0
-cooldown = 1.0
-
-[ammo]
-clip = 6
-
+UNIT = GRUNT_UNIT + '''
 [look]
 shape = "diamond"
 colour = [255, 120, 0]

@@ -11,7 +11,7 @@ from ai.bt import ActionLeaf, Repeat, Tree
 from ai.conditions import Condition
 from ai.hfsm import Machine, State
 from ai.utility import EMERGENCY, HELD, ORDINARY, PRECISION, Emergency, ModeSelector
-from tests.aihelpers import FakeActuator, direct, gate
+from tests.aihelpers import FakeActuator, direct, gate, guard_brain, guard_facts as facts
 
 
 def selector(**kw):
@@ -77,27 +77,8 @@ def test_a_gain_just_above_the_margin_switches():
 
 
 # -- an emergency at a reselection -----------------------------------------------------------------------------
-def release_brain():
-    sel = ModeSelector([direct("engage", gates=[gate("enemy_alive")]), direct("search"),
-                        direct("retreat", gates=[gate("cover_known")])],
-                       [Emergency("dying", (Condition("hp_frac", "<", 0.2),), "retreat")])
-    machine = Machine([
-        State("engage", tree=Tree(Repeat(ActionLeaf("attack", "$enemy")))),
-        State("search", tree=Tree(ActionLeaf("move", 0, {"x": 1.0}))),
-        State("retreat", tree=Tree(ActionLeaf("enter_cover"))),
-    ])
-    return Brain("guard", sel, machine)
-
-
-def facts(**kw):
-    base = {"enemy_alive": True, "enemy": 7, "cover_known": True, "hp_frac": 1.0,
-            "score_engage": 0.75, "score_search": 0.2, "score_retreat": 0.1}
-    base.update(kw)
-    return base
-
-
 def test_an_emergency_that_fires_at_the_release_wins_it():
-    brain = release_brain()
+    brain = guard_brain()
     st = brain.new_state()
     act = FakeActuator()
     brain.think(st, facts(), 0.0, act)
@@ -116,7 +97,7 @@ def test_an_emergency_that_fires_at_the_release_wins_it():
 
 
 def test_without_an_emergency_the_release_enters_the_waiting_choice():
-    brain = release_brain()
+    brain = guard_brain()
     st = brain.new_state()
     act = FakeActuator()
     brain.think(st, facts(), 0.0, act)

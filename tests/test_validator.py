@@ -10,23 +10,10 @@ import pytest
 
 from content.loader import ContentError, load_content
 from content.toml_guard import MAX_NESTING
-from tests.conftest import write_mod
+from tests.conftest import GRUNT_UNIT, write_mod
 
 ROOT = Path(__file__).resolve().parents[1]
 
-UNIT = '''
-id = "grunt"
-hp = 50.0
-speed = 2.5
-
-[weapon]
-range = 4.0
-damage = 5.0
-cooldown = 1.0
-
-[ammo]
-clip = 6
-'''
 
 
 def problems_of(tmp_path, files) -> list[str]:
@@ -45,7 +32,7 @@ def only(tmp_path, files) -> str:
 
 # -- syntax errors: line and column ----------------------------------------------------------------------------
 def test_a_syntax_error_names_line_and_column(tmp_path):
-    msg = only(tmp_path, {"units/grunt.toml": UNIT.replace("speed = 2.5", "speed = = 2.5")})
+    msg = only(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("speed = 2.5", "speed = = 2.5")})
     assert msg.endswith("units/grunt.toml:3:9: invalid TOML: Invalid value"), msg
 
 
@@ -58,7 +45,7 @@ def test_an_unclosed_array_names_where_it_was_opened(tmp_path):
 
 # -- did you mean ----------------------------------------------------------------------------------------------
 def test_unknown_keys_get_a_suggestion_at_every_level(tmp_path):
-    found = problems_of(tmp_path, {"units/grunt.toml": UNIT.replace("speed", "sped").replace("range", "rnage")})
+    found = problems_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("speed", "sped").replace("range", "rnage")})
     assert any(p.endswith("grunt.toml:6: weapon.rnage: unknown key 'rnage' (did you mean 'range'?)") for p in found)
     assert any(p.endswith("grunt.toml:3: sped: unknown key 'sped' (did you mean 'speed'?)") for p in found)
 
@@ -72,7 +59,7 @@ def test_unknown_key_in_a_behavior_tree_node_suggests_that_node_types_keys(tmp_p
 
 
 def test_a_far_off_unknown_key_gets_no_suggestion(tmp_path):
-    found = problems_of(tmp_path, {"units/grunt.toml": UNIT + "zzzzqqq = 1\n"})
+    found = problems_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT + "zzzzqqq = 1\n"})
     assert any(p.endswith("zzzzqqq: unknown key 'zzzzqqq'") for p in found), found
 
 
@@ -111,19 +98,19 @@ def test_nesting_within_the_limit_still_parses():
 
 
 def test_a_5000_digit_integer_is_refused_in_one_line(tmp_path):
-    msg = only(tmp_path, {"units/grunt.toml": UNIT.replace("hp = 50.0", "hp = " + "9" * 5000)})
+    msg = only(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("hp = 50.0", "hp = " + "9" * 5000)})
     assert ":2:6: a number of 5000 digits; content numbers are limited to 100" in msg
 
 
 def test_digits_inside_strings_are_not_numbers(tmp_path):
     name = '7' * 40 + 3 * chr(39) + 3 * chr(34) + '[[{'            # quotes and brackets inside a string too
-    text = '# ' + '7' * 300 + '\n' + 'name = "' + name.replace(chr(34), chr(92) + chr(34)) + '"\n' + UNIT
+    text = '# ' + '7' * 300 + '\n' + 'name = "' + name.replace(chr(34), chr(92) + chr(34)) + '"\n' + GRUNT_UNIT
     mod = write_mod(tmp_path / 'mod', {'units/grunt.toml': text})
     assert load_content([mod]).units['grunt'].name == name
 
 
 def test_a_symlink_loop_is_refused_in_one_line(tmp_path):
-    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": UNIT})
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GRUNT_UNIT})
     os.symlink("loop_b.toml", mod / "units/loop_a.toml")
     os.symlink("loop_a.toml", mod / "units/loop_b.toml")
     found = problems_of(tmp_path, {})
@@ -132,7 +119,7 @@ def test_a_symlink_loop_is_refused_in_one_line(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_a_fifo_is_refused_without_blocking(tmp_path):
-    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": UNIT})
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GRUNT_UNIT})
     os.mkfifo(mod / "units/pipe.toml")
     msg = only(tmp_path, {})
     assert msg.endswith("units/pipe.toml: not a regular file"), msg

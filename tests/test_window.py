@@ -3,10 +3,9 @@ import os
 
 import pytest
 
-if not os.environ.get("DISPLAY"):
-    if os.environ.get("CI"):
-        pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
-    pytest.skip("no display (run under xvfb-run)", allow_module_level=True)
+from tests.conftest import require_display  # noqa: E402
+
+require_display()
 
 pytestmark = pytest.mark.window
 

@@ -1,13 +1,11 @@
 """The economy in the game window under a real X server (Xvfb): every input is a press and a release, and what
 the player sees is checked in the screenshot's pixels."""
-import os
 
 import pytest
 
-if not os.environ.get("DISPLAY"):
-    if os.environ.get("CI"):
-        pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
-    pytest.skip("no display (run under xvfb-run)", allow_module_level=True)
+from tests.conftest import require_display  # noqa: E402
+
+require_display()
 
 import esper  # noqa: E402
 

@@ -1,15 +1,13 @@
 """What the player sees and hears (issue 14): fog of war, tracers, order markers, the Esc menu, F1 help, the start
 menu by keys and clicks, the replay viewer's team views, and silence without an audio device. Keys and buttons
 are pressed AND released, as the OS sends them; pixels of screenshots are checked."""
-import os
 
 import esper
 import pytest
 
-if not os.environ.get("DISPLAY"):
-    if os.environ.get("CI"):
-        pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
-    pytest.skip("no display (run under xvfb-run)", allow_module_level=True)
+from tests.conftest import require_display  # noqa: E402
+
+require_display()
 
 from components import Position, Team, UnitKind  # noqa: E402
 from tests.test_window import count_colour, frames, screen_of, screenshot, select_rifle_squad, send  # noqa: E402
@@ -87,7 +85,7 @@ def test_an_enemy_outside_vision_is_not_drawn(window):
 
 def test_tracers_appear_in_a_fight(window):
     from game import orders
-    from game.app.views.scene import TRACER
+    from game.app.views.palette import TRACER
     frames(window, 2)
     world = window.world
     world.activate()
@@ -110,7 +108,7 @@ def test_tracers_appear_in_a_fight(window):
 
 def test_a_right_click_leaves_a_move_marker(window):
     import arcade
-    from game.app.views.scene import MOVE_MARK
+    from game.app.views.palette import MOVE_MARK
     select_rifle_squad(window)
     assert window.selected
     tx, ty = screen_of(window, 20, 12)

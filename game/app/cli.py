@@ -431,8 +431,8 @@ def _profile_role(content, flag: str, names: list) -> str:
     return roles.pop()
 
 
-def _scale_setup(args, names: list, flag: str):
-    """Shared checks of `tournament` and `league`: content, scenario, profiles, backend. -> (content, scenario, role)."""
+def _check_backend(args) -> None:
+    """``--backend ray`` needs Ray installed; ``--address`` needs ``--backend ray`` (tournament, league, verify)."""
     from game.app.backends import RAY_MISSING
     if args.backend == "ray":
         try:
@@ -441,6 +441,11 @@ def _scale_setup(args, names: list, flag: str):
             raise CliError(RAY_MISSING) from None
     if args.address and args.backend != "ray":
         raise CliError("--address needs --backend ray")
+
+
+def _scale_setup(args, names: list, flag: str):
+    """Shared checks of `tournament` and `league`: content, scenario, profiles, backend. -> (content, scenario, role)."""
+    _check_backend(args)
     content = _load(args.mod)
     scenario = _scenario(content, args.scenario)
     role = _profile_role(content, flag, names)
@@ -554,17 +559,11 @@ def cmd_verify(args) -> int:
     """Verify every replay under a directory in parallel: a summary, and each failure's first divergence."""
     import time
     from pathlib import Path
-    from game.app.backends import BackendError, RAY_MISSING, run_jobs, verify_one
+    from game.app.backends import BackendError, run_jobs, verify_one
     root = Path(args.dir)
     if not root.is_dir():
         raise CliError(f"{root}: not a directory")
-    if args.backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise CliError(RAY_MISSING) from None
-    if args.address and args.backend != "ray":
-        raise CliError("--address needs --backend ray")
+    _check_backend(args)
     files = sorted(str(p) for p in root.rglob("*.rtsreplay") if p.is_file())
     if not files:
         raise CliError(f"{root}: no .rtsreplay files under it")

@@ -587,12 +587,6 @@ class Scene:
         self.camera.position = self.to_screen(wx, wy)
 
 
-TRACER = (255, 226, 140)
-MUZZLE = (255, 190, 70)
-HIT = (255, 255, 255)
-MOVE_MARK = (90, 230, 110)
-ATTACK_MARK = (240, 70, 60)
-PING = (255, 70, 50)
 
 
 class Effects:
@@ -634,7 +628,7 @@ class Effects:
                 if not scene.sees_point(x, y):
                     continue
                 sx, sy = scene.to_screen(x, y)
-                colour = scene.team_colors[team] if 0 <= team < len(scene.team_colors) else HIT
+                colour = scene.team_colors[team] if 0 <= team < len(scene.team_colors) else palette.HIT
                 self.deaths.append((self.now, sx, sy, w * TILE / 2, h * TILE / 2, colour))
         del self.shots[:-self.CAP]
         del self.deaths[:-self.CAP // 4]
@@ -642,7 +636,7 @@ class Effects:
     def mark(self, x: float, y: float, attack: bool = False) -> None:
         """An order's marker where it was given (world tiles)."""
         sx, sy = self.scene.to_screen(x, y)
-        self.marks.append((self.now, sx, sy, ATTACK_MARK if attack else MOVE_MARK))
+        self.marks.append((self.now, sx, sy, palette.ATTACK_MARK if attack else palette.MOVE_MARK))
         del self.marks[:-16]
 
     def ping(self, x: float, y: float) -> None:
@@ -685,11 +679,11 @@ class Effects:
                     muzzles.append((sx, sy))
                 if hit and now - born <= self.HIT_S:
                     hits.append((ex, ey))
-            arcade.draw_lines(lines, TRACER, 2)
+            arcade.draw_lines(lines, palette.TRACER, 2)
             if muzzles:
-                arcade.draw_points(muzzles, MUZZLE, 5)
+                arcade.draw_points(muzzles, palette.MUZZLE, 5)
             if hits:
-                arcade.draw_points(hits, HIT, 6)
+                arcade.draw_points(hits, palette.HIT, 6)
         for born, x, y, colour in self.marks:                  # a ring closing on the ordered point
             f = (now - born) / self.MARK_S
             arcade.draw_circle_outline(x, y, 4 + 12 * (1.0 - f), colour, 2)
@@ -698,7 +692,7 @@ class Effects:
         height = self.scene.world.tilemap.height
         for born, x, y in self.pings:
             f = ((self.now - born) % 0.8) / 0.8
-            arcade.draw_circle_outline(x0 + x * s, y0 + (height - y) * s, 3 + 14 * f, PING, 2)
+            arcade.draw_circle_outline(x0 + x * s, y0 + (height - y) * s, 3 + 14 * f, palette.PING, 2)
 
 
 def zoom_to_cursor(camera, x: float, y: float, scroll: float, lo: float = 0.4, hi: float = 4.0) -> None:
