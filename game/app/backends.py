@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -34,6 +35,8 @@ from typing import Iterator
 
 BACKENDS = ("local", "ray")
 WINDOW_PER_WORKER = 4           # jobs queued per worker (enough to keep every worker busy)
+RAY_START_S = 120.0             # ray.init may take this long before the run gives up on it
+RAY_STALL_S = 1800.0            # and a Ray run in which no job finishes for this long stops with an error
 RAY_MISSING = "the ray backend needs Ray: pip install -e '.[cluster]'"
 
 _CONTENTS: dict = {}
@@ -152,25 +155,47 @@ def _ray():
     return ray
 
 
-def _run_ray(fn, jobs: list, workers: int, retries: int, address: str | None) -> Iterator[tuple[int, object]]:
+def _run_ray(fn, jobs: list, workers: int, retries: int, address: str | None,
+             stall_s: float) -> Iterator[tuple[int, object]]:
     # Ray prints its own notices (a worker died, a task is retried) on the driver's stdout; they go to stderr so
     # that `--json` output stays one object
     with contextlib.redirect_stdout(sys.stderr):
-        yield from _run_ray_quiet(fn, jobs, workers, retries, address)
+        yield from _run_ray_quiet(fn, jobs, workers, retries, address, stall_s)
 
 
-def _run_ray_quiet(fn, jobs, workers, retries, address):
-    ray = _ray()
-    started = False
-    if not ray.is_initialized():
+def _init_ray(ray, workers: int, address: str | None, wait_s: float) -> None:
+    """Start (or join) Ray, giving up with a BackendError after wait_s rather than waiting forever.
+
+    ray.init has no timeout of its own; where its daemons cannot start (a container short of shared memory, a
+    cluster address nobody answers) it can block for good, so it runs on a helper thread that is waited on."""
+    failure: list = []
+
+    def start():
         try:
             if address:
                 ray.init(address=address, logging_level="ERROR", log_to_driver=False)
             else:
                 ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise BackendError(f"cannot start or join Ray (address {address or 'local'}): "
-                               f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        except Exception as exc:  # noqa: BLE001 - reported below as one line
+            failure.append(exc)
+
+    starter = threading.Thread(target=start, name="ray-init", daemon=True)
+    starter.start()
+    starter.join(wait_s)
+    where = f"address {address or 'local'}"
+    if starter.is_alive():
+        raise BackendError(f"Ray did not start within {wait_s:.0f} s ({where}); is it able to run on this machine?")
+    if failure:
+        exc = failure[0]
+        raise BackendError(f"cannot start or join Ray ({where}): "
+                           f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+
+
+def _run_ray_quiet(fn, jobs, workers, retries, address, stall_s):
+    ray = _ray()
+    started = False
+    if not ray.is_initialized():
+        _init_ray(ray, workers, address, RAY_START_S)
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=retries)(_ray_execute)
@@ -186,7 +211,10 @@ def _run_ray_quiet(fn, jobs, workers, retries, address):
                 refs[task.remote(fn, item[1])] = item[0]
             if not refs:
                 break
-            ready, _pending = ray.wait(list(refs), num_returns=1)
+            ready, _pending = ray.wait(list(refs), num_returns=1, timeout=stall_s)
+            if not ready:           # nothing finished for stall_s: workers that never start must not hang the run
+                raise BackendError(f"no Ray job finished in {stall_s:.0f} s ({len(refs)} in flight); are the "
+                                   f"cluster's workers starting?")
             for ref in ready:
                 yield refs.pop(ref), ray.get(ref)
     finally:
@@ -201,8 +229,10 @@ def _ray_execute(fn, job):
 
 
 def run_jobs(fn, jobs: list, backend: str = "local", workers: int | None = None, address: str | None = None,
-             retries: int = 2) -> Iterator[tuple[int, object]]:
-    """Run every job; yield (index into jobs, result) as each finishes (any order)."""
+             retries: int = 2, stall_s: float | None = None) -> Iterator[tuple[int, object]]:
+    """Run every job; yield (index into jobs, result) as each finishes (any order).
+
+    On Ray, a run where no job finishes for stall_s seconds (default RAY_STALL_S) stops with a BackendError instead of waiting forever."""
     if backend not in BACKENDS:
         raise BackendError(f"unknown backend '{backend}' (known: {', '.join(BACKENDS)})")
     if backend == "ray":
@@ -211,5 +241,5 @@ def run_jobs(fn, jobs: list, backend: str = "local", workers: int | None = None,
         return iter(())
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     if backend == "ray":
-        return _run_ray(fn, jobs, workers, retries, address)
+        return _run_ray(fn, jobs, workers, retries, address, stall_s or RAY_STALL_S)
     return _run_local(fn, jobs, workers, retries)
