@@ -126,6 +126,10 @@ class Perception:
             if pts:
                 self.enemy_ground[t] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
+    def facts_batch(self, eids: list[int], now: float) -> list[dict]:
+        """``facts`` for every NPC of ``eids`` (ascending ids), in that order."""
+        return [self.facts(eid, now) for eid in eids]
+
     def facts(self, eid: int, now: float) -> dict:
         world = self.world
         pos = esper.component_for_entity(eid, Position)
