@@ -235,7 +235,7 @@ def make_scorer(candidate: Candidate):
                 s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
                 log_sum += weight * log(s if s > eps else eps)
                 weight_sum += weight
-        except TypeError:
+        except (TypeError, OverflowError):        # OverflowError: an int too large for a float
             return _score_checked(candidate, facts, bb, eps, gates, [])
         if check - check != 0.0 or type(check) is not float:
             return _score_checked(candidate, facts, bb, eps, gates, [])   # it names the value, or finds none
