@@ -234,6 +234,8 @@ def run(units_list: list[int], ticks: int) -> list[dict]:
     content = load_content()
     rows = []
     for n in units_list:
+        if n > ARMY_MIN:
+            continue        # the skirmish map has no room for more: bigger sizes are the army table's
         # the foundation's figure: scripted armies, no commander (as when the target was set)
         scaled, sid = scaled_content(content, n, ai="scripted", commander="")
         sim = measure_sim(scaled, sid, ticks)
