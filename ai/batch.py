@@ -104,29 +104,23 @@ class BatchScorer:
 
     def columns(self, facts_list: list[dict], bbs) -> dict:
         """fact -> (values as floats, numeric mask, present mask, the raw values): one pass over the snapshots."""
-        n = len(facts_list)
         out = {}
         missing = _MISSING
+        numeric_types = _NUMERIC
         for name in self.names:
-            vals = np.zeros(n)
-            numeric = np.zeros(n, dtype=bool)
-            present = np.zeros(n, dtype=bool)
-            raw = [None] * n
-            for i, facts in enumerate(facts_list):
-                v = facts.get(name, missing)
-                if v is missing and bbs is not None and bbs[i] is not None:
-                    v = bbs[i].get(name, missing)
-                if v is missing:
-                    continue
-                present[i] = True
-                raw[i] = v
-                if type(v) in _NUMERIC:
-                    try:
-                        vals[i] = v
-                        numeric[i] = True
-                    except OverflowError:
-                        pass
-            out[name] = (vals, numeric, present, raw)
+            raw = [facts.get(name, missing) for facts in facts_list]
+            if bbs is not None:
+                for i, v in enumerate(raw):
+                    if v is missing and bbs[i] is not None:
+                        raw[i] = bbs[i].get(name, missing)
+            numeric = [type(v) in numeric_types for v in raw]
+            try:
+                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+            except OverflowError:                   # an int too large for a float: not a number here
+                numeric = [ok and (type(v) is not int or abs(v) < 2 ** 1023) for v, ok in zip(raw, numeric)]
+                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+            present = np.array([v is not missing for v in raw], dtype=bool)
+            out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
         return out
 
     def score(self, facts_list: list[dict], bbs=None) -> tuple[np.ndarray, np.ndarray]:
