@@ -144,8 +144,9 @@ def _system_times(world) -> dict:
     return spent
 
 
-def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: int = 1) -> dict:
-    """Ticks/s, mean and p99 tick time of ``ticks`` ticks after the first (which cuts the map into regions)."""
+def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: int = 1, warmup: int = 0) -> dict:
+    """Ticks/s, mean and p99 tick time of ``ticks`` ticks after the first (which cuts the map into regions) and
+    ``warmup`` more (e.g. past the armies setting out, when every walker plans its path)."""
     t0 = time.perf_counter()
     world = World(content, sid, seed)
     world.batch_brains = batched
@@ -156,6 +157,7 @@ def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: in
             raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
         world.run(1)
         setup = time.perf_counter() - t0
+        world.run(warmup)
         spent = _system_times(world)
         times = []
         for _ in range(ticks):
@@ -198,16 +200,16 @@ def measure_floor(units: int, ticks: int, think_every: int = 6, seed: int = 1) -
     return {"tps": round(ticks / total, 1), "mean_ms": round(1000 * total / ticks, 3)}
 
 
-def run_armies(units_list: list[int], ticks: int) -> list[dict]:
+def run_armies(units_list: list[int], ticks: int, warmup: int = 0) -> list[dict]:
     content = load_content()
     rows = []
     for n in units_list:
         if n < ARMY_MIN:
             continue
         scaled, sid = army_content(content, n)
-        batched = measure_army(scaled, sid, ticks, True)
-        ref = measure_army(scaled, sid, ticks, False)
-        rows.append({"units": batched["units"], "scenario": sid, "batched": batched, "per_npc": ref,
+        batched = measure_army(scaled, sid, ticks, True, warmup=warmup)
+        ref = measure_army(scaled, sid, ticks, False, warmup=warmup)
+        rows.append({"units": batched["units"], "scenario": sid, "warmup": warmup, "batched": batched, "per_npc": ref,
                      "speedup": round(batched["tps"] / ref["tps"], 2),
                      "same_hash": batched["sync_hash"] == ref["sync_hash"] and batched["ticks"] == ref["ticks"],
                      "floor": measure_floor(n, ticks), "target_tps": ARMY_TARGETS.get(n),
@@ -227,7 +229,7 @@ def print_armies(rows: list[dict]) -> None:
     for r in rows:
         b = r["batched"]
         parts = ", ".join(f"{k.removesuffix('System')} {v:.1f}" for k, v in list(b["systems_ms"].items())[:6])
-        print(f"  {r['units']} units, ms per tick (batched): {parts}; first tick with the region cut {b['setup_s']:.1f} s")
+        print(f"  {r['units']} units, ms per tick (batched): {parts}; first tick with the region cut {b['setup_s']:.1f} s; measured after {r['warmup']} more ticks")
 
 
 def run(units_list: list[int], ticks: int) -> list[dict]:
@@ -267,7 +269,7 @@ def main(args) -> int:
         out["headless_ticks"] = run(args.units, args.ticks)
         if not args.json:
             print_table(out["headless_ticks"])
-        out["armies"] = run_armies(args.units, args.ticks)
+        out["armies"] = run_armies(args.units, args.ticks, getattr(args, "warmup", 0))
         if out["armies"] and not args.json:
             print("\narmies with brains and UCT commanders (batched brains; per-NPC = the reference path; "
                   "floor = numpy nearest-enemy queries alone):")
@@ -290,4 +292,5 @@ def cli(argv=None) -> int:
     parser.add_argument("--units", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument("--ticks", type=int, default=600)
     parser.add_argument("--suite", choices=SUITES, default="all")
+    parser.add_argument("--warmup", type=int, default=0, help="army table: ticks run before measuring")
     return main(parser.parse_args(argv))
