@@ -110,8 +110,8 @@ class BrainSystem(Decider):
             if scorer is None or scorer.selector is not bdef.selector:      # new, or the brain was reloaded
                 scorer = self._scorers[bdef.id] = BatchScorer(bdef.selector)
             ok, sc = scorer.score([all_facts[i] for i in members], [thinkers[i][1].bb for i in members])
-            for k, i in enumerate(members):
-                rows[i] = (scorer, ok[k].tolist(), sc[k].tolist())
+            for i, ok_row, score_row in zip(members, ok.tolist(), sc.tolist()):
+                rows[i] = (scorer, ok_row, score_row)
         for i, (eid, brain, bdef) in enumerate(thinkers):
             facts = all_facts[i]
             row = rows.get(i)
