@@ -8,7 +8,8 @@ work, so the ratio shows what the game logic costs on this machine today.
 Armies (sizes of 1,000 units and more): the ``army_N`` scenario (brains and UCT
 commanders on the garrison map; another size scales the nearest one, and a size
 that cannot be placed is refused) run on the batched brain path and on the
-per-NPC reference path (``world.batch_brains = False``) in the same run: ticks/s,
+per-NPC reference path (``world.batch_brains = False``) in lockstep (two worlds
+stepped in turn, so the machine's load falls on both alike): ticks/s,
 mean and p99 tick time, and where a tick's time goes per system; beside them the
 floor, a bare numpy pass doing the same nearest-enemy distance queries.
 
@@ -144,20 +145,38 @@ def _system_times(world) -> dict:
     return spent
 
 
-def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: int = 1, warmup: int = 0) -> dict:
-    """Ticks/s, mean and p99 tick time of ``ticks`` ticks after the first (which cuts the map into regions) and
-    ``warmup`` more (e.g. past the armies setting out, when every walker plans its path)."""
+def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
+    """A world of the scenario, its first tick run (the region cut); refused when not every unit was placed."""
     t0 = time.perf_counter()
     world = World(content, sid, seed)
     world.batch_brains = batched
+    want = sum(sp.count for team in world.scenario.teams for sp in team.spawns)
+    units = sum(world.alive_per_team())
+    if units != want:
+        world.close()
+        raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
+    world.run(1)
+    return world, units, time.perf_counter() - t0
+
+
+def _summary(world, units: int, setup: float, times: list, spent: dict) -> dict:
+    total = sum(times)
+    times = sorted(times)
+    return {"units": units, "ticks": len(times), "setup_s": round(setup, 2), "tps": round(len(times) / total, 2),
+            "mean_ms": round(1000 * total / len(times), 2),
+            "p99_ms": round(1000 * times[min(len(times) - 1, int(0.99 * len(times)))], 2),
+            "max_ms": round(1000 * times[-1], 2),
+            "systems_ms": {k: round(1000 * v / len(times), 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])},
+            "sync_hash": world.summary()["sync_hash"]}
+
+
+def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: int = 1, warmup: int = 0) -> dict:
+    """Ticks/s, mean and p99 tick time of ``ticks`` ticks after the first (which cuts the map into regions) and
+    ``warmup`` more (e.g. past the armies setting out, when every walker plans its path)."""
+    world, units, setup = _open_army(content, sid, batched, seed)
     try:
-        want = sum(sp.count for team in world.scenario.teams for sp in team.spawns)
-        units = sum(world.alive_per_team())
-        if units != want:
-            raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
-        world.run(1)
-        setup = time.perf_counter() - t0
         world.run(warmup)
+        world.activate()
         spent = _system_times(world)
         times = []
         for _ in range(ticks):
@@ -166,16 +185,37 @@ def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: in
             t = time.perf_counter()
             world.step()
             times.append(time.perf_counter() - t)
-        total = sum(times)
-        times.sort()
-        return {"units": units, "ticks": len(times), "setup_s": round(setup, 2), "tps": round(len(times) / total, 2),
-                "mean_ms": round(1000 * total / len(times), 2),
-                "p99_ms": round(1000 * times[min(len(times) - 1, int(0.99 * len(times)))], 2),
-                "max_ms": round(1000 * times[-1], 2),
-                "systems_ms": {k: round(1000 * v / len(times), 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])},
-                "sync_hash": world.summary()["sync_hash"]}
+        return _summary(world, units, setup, times, spent)
     finally:
         world.close()
+
+
+def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warmup: int = 0) -> tuple[dict, dict]:
+    """``measure_army`` for the batched and the per-NPC path at once: two worlds of the same match stepped in
+    turn, tick by tick (which goes first alternates), so that the machine's load falls on both alike."""
+    worlds = []
+    try:
+        for batched in (True, False):
+            worlds.append(_open_army(content, sid, batched, seed))
+        for _ in range(warmup):
+            for world, _u, _s in worlds:
+                world.step()
+        spent = []
+        for world, _u, _s in worlds:
+            world.activate()
+            spent.append(_system_times(world))
+        times: list[list] = [[], []]
+        for tick in range(ticks):
+            if any(w.over for w, _u, _s in worlds):
+                break
+            for k in ((0, 1) if tick % 2 == 0 else (1, 0)):
+                t = time.perf_counter()
+                worlds[k][0].step()
+                times[k].append(time.perf_counter() - t)
+        return tuple(_summary(w, u, s, times[k], spent[k]) for k, (w, u, s) in enumerate(worlds))
+    finally:
+        for world, _u, _s in worlds:
+            world.close()
 
 
 def measure_floor(units: int, ticks: int, think_every: int = 6, seed: int = 1) -> dict:
@@ -207,8 +247,7 @@ def run_armies(units_list: list[int], ticks: int, warmup: int = 0) -> list[dict]
         if n < ARMY_MIN:
             continue
         scaled, sid = army_content(content, n)
-        batched = measure_army(scaled, sid, ticks, True, warmup=warmup)
-        ref = measure_army(scaled, sid, ticks, False, warmup=warmup)
+        batched, ref = measure_lockstep(scaled, sid, ticks, warmup=warmup)
         rows.append({"units": batched["units"], "scenario": sid, "warmup": warmup, "batched": batched, "per_npc": ref,
                      "speedup": round(batched["tps"] / ref["tps"], 2),
                      "same_hash": batched["sync_hash"] == ref["sync_hash"] and batched["ticks"] == ref["ticks"],

@@ -91,3 +91,12 @@ def test_army_benchmark_measures_both_brain_paths_alike_and_refuses_what_cannot_
     with pytest.raises(ValueError, match="only .* fit"):
         run.measure_army(big, bid, 1, batched=True)
     assert run.measure_floor(600, 3)["tps"] > 0
+
+
+def test_the_lockstep_army_measure_keeps_both_paths_in_step():
+    from benchmarks import run
+    from content.loader import load_content
+    scaled, sid = run.army_content(load_content(), 40)
+    a, b = run.measure_lockstep(scaled, sid, 3, warmup=2)
+    assert a["ticks"] == b["ticks"] == 3 and a["sync_hash"] == b["sync_hash"] and a["units"] == 40
+    assert "BrainSystem" in a["systems_ms"] and "BrainSystem" in b["systems_ms"]
