@@ -198,7 +198,8 @@ class Brain:
         return None
 
     # -- one decision -----------------------------------------------------------------------------------------
-    def think(self, st: BrainState, facts: dict, now: float, actuator) -> NpcDecision:
+    def think(self, st: BrainState, facts: dict, now: float, actuator, scores: dict | None = None,
+              record_scores=None) -> NpcDecision:
         """One decision on ``facts`` at game time ``now`` (seconds); returns its record (the host adds the tick
         and the entity). ``actuator`` is the host's side of the ledger (``ai.bt.Actuator``).
 
@@ -207,6 +208,10 @@ class Brain:
         selector decides and a switch stops the old mode first. Then the active state's tree is ticked and its
         outcome becomes the mode's status. The returned ``ai.records.NpcDecision`` has ``phase`` "decide" or
         "release". The class docstring has the worked example.
+
+        ``scores``: the candidates already scored on ``facts`` (a batch scorer's, ``ai.batch``), used by an ordinary
+        decision instead of scoring here; ``record_scores``: what the record keeps as its candidates then (default:
+        those scores; a host may pass ``ai.records.Deferred`` that scores in full when the record is read).
         """
         planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
@@ -242,11 +247,12 @@ class Brain:
             rec.candidates = list(scores.values())
             self._enter(st, target, ctx, now)
         else:
-            decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb)
+            decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb,
+                                            scores=scores)
             rec.choice, rec.switch, rec.reason, rec.detail = decision.choice, decision.switch, decision.reason, \
                 decision.detail
             rec.emergency = decision.emergency
-            rec.candidates = decision.candidates
+            rec.candidates = decision.candidates if record_scores is None else record_scores
             if decision.switch:
                 old = st.mode
                 self._stop(st, ctx)

@@ -378,6 +378,33 @@ def wire_key(data) -> tuple[str, int, int] | None:
 
 
 # -- keeping and finding records ------------------------------------------------------------------------------
+class Deferred:
+    """A record field worked out only when the record is read: a host that decides for thousands of NPCs keeps
+    ``fn`` (e.g. scoring every candidate in full on the decision's facts) instead of the value, and
+    ``DecisionLog`` calls it when a record is handed out (``records``, ``latest``, ``all``, ``take``); records
+    that fall out of the ring unread never pay for it.
+
+    >>> rec = NpcDecision(tick=1, entity=7, candidates=Deferred(lambda: [CandidateScore("a", True, 1.0)]))
+    >>> log = DecisionLog()
+    >>> log.add(rec)
+    >>> [c.id for c in log.latest("npc", 7).candidates]
+    ['a']
+    """
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self):
+        return self.fn()
+
+
+def _resolved(rec):
+    if type(getattr(rec, "candidates", None)) is Deferred:
+        rec.candidates = rec.candidates()
+    return rec
+
+
 class DecisionLog:
     """The records a running match keeps: the last ``ring`` per decider, and this tick's for a recorder.
 
@@ -402,7 +429,7 @@ class DecisionLog:
             buf = self.by_key[key] = deque(maxlen=self.ring)
         buf.append(rec)
         if self.collect:
-            self.pending.append(rec)
+            self.pending.append(_resolved(rec))
 
     def take(self) -> list[Record]:
         """The records added since the last call (only while ``collect`` is set)."""
@@ -410,15 +437,15 @@ class DecisionLog:
         return out
 
     def records(self, kind: str, key: int) -> list[Record]:
-        return list(self.by_key.get((kind, key), ()))
+        return [_resolved(r) for r in self.by_key.get((kind, key), ())]
 
     def latest(self, kind: str, key: int) -> Record | None:
         buf = self.by_key.get((kind, key))
-        return buf[-1] if buf else None
+        return _resolved(buf[-1]) if buf else None
 
     def all(self, kind: str) -> list[Record]:
         """Every kept record of a kind, by tick then key."""
-        out = [r for (k, _key), buf in self.by_key.items() if k == kind for r in buf]
+        out = [_resolved(r) for (k, _key), buf in self.by_key.items() if k == kind for r in buf]
         out.sort(key=lambda r: (r.tick, r.key))
         return out
 

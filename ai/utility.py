@@ -235,7 +235,7 @@ def make_scorer(candidate: Candidate):
                 s = 0.0 if curved < 0.0 else 1.0 if curved > 1.0 else curved
                 log_sum += weight * log(s if s > eps else eps)
                 weight_sum += weight
-        except TypeError:
+        except (TypeError, OverflowError):        # OverflowError: an int too large for a float
             return _score_checked(candidate, facts, bb, eps, gates, [])
         if check - check != 0.0 or type(check) is not float:
             return _score_checked(candidate, facts, bb, eps, gates, [])   # it names the value, or finds none
@@ -452,13 +452,14 @@ class ModeSelector:
         return best_id
 
     def decide(self, facts: dict, current: str | None = None, held: float = 0.0, status: str = RUNNING,
-               status_reason: str = "", bb: dict | None = None, exclude=()) -> Decision:
+               status_reason: str = "", bb: dict | None = None, exclude=(), scores: dict | None = None) -> Decision:
         """Pick the mode for now.
 
         ``current``: the mode now running (None = idle); ``held``: seconds it has run; ``status``: how its
         execution stands (``ai.status`` RUNNING, SUCCESS or FAILURE, with ``status_reason``); ``exclude``: modes that must
-        not be chosen in this decision (one just left while waiting for its actions to be released). Returns the
-        ``Decision``; the class docstring shows hysteresis, invalidation and an emergency.
+        not be chosen in this decision (one just left while waiting for its actions to be released); ``scores``:
+        the candidates already scored on these facts (``ai.batch.BatchScorer.scores_for``; default: scored here).
+        Returns the ``Decision``; the class docstring shows hysteresis, invalidation and an emergency.
 
         >>> sel = ModeSelector([Candidate("engage")])
         >>> d = sel.decide({}, current="engage", held=2.0, status=FAILURE, status_reason="target lost")
@@ -467,7 +468,8 @@ class ModeSelector:
         >>> sel.decide({}, current="engage", held=2.0, status=SUCCESS).detail     # its work is done: chosen afresh
         'engage ended: done; engage scores 1.000'
         """
-        scores = self.score_all(facts, bb)
+        if scores is None:
+            scores = self.score_all(facts, bb)
         exclude = set(exclude)
         invalid = None
         if current is not None:

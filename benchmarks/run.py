@@ -5,6 +5,14 @@ groups scaled in proportion) and run headless; the baseline is a bare esper
 world with the same entities and the same component queries doing trivial
 work, so the ratio shows what the game logic costs on this machine today.
 
+Armies (sizes of 1,000 units and more): the ``army_N`` scenario (brains and UCT
+commanders on the garrison map; another size scales the nearest one, and a size
+that cannot be placed is refused) run on the batched brain path and on the
+per-NPC reference path (``world.batch_brains = False``) in lockstep (two worlds
+stepped in turn, so the machine's load falls on both alike): ticks/s,
+mean and p99 tick time, and where a tick's time goes per system; beside them the
+floor, a bare numpy pass doing the same nearest-enemy distance queries.
+
     rts bench [--suite sim|saves|all] [--units 50 200 1000] [--ticks 600] [--json]
     python -m benchmarks ...
 """
@@ -24,6 +32,7 @@ from content.loader import Content, load_content
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
+ARMY_TARGETS = {1000: 300.0, 10000: 30.0}   # ticks/s issue 20 asks for: brains and commanders, one core
 
 
 
@@ -95,10 +104,179 @@ def measure_baseline(units: int, ticks: int) -> dict:
         esper.delete_world(name)
 
 
+ARMY_MIN = 1000        # sizes from this many units up also get the army table
+
+
+def army_content(content: Content, total: int) -> tuple[Content, str]:
+    """The ``army_<total>`` scenario, or the nearest larger army scaled down to ``total`` (the largest scaled up);
+    ``ValueError`` when the scaled armies cannot all be placed (see ``measure_army``)."""
+    armies = sorted(int(sid[5:]) for sid in content.scenarios if sid.startswith("army_") and sid[5:].isdigit())
+    if not armies:
+        raise ValueError("no army_N scenario")
+    if total in armies:
+        return content, f"army_{total}"
+    base_n = next((n for n in armies if n >= total), armies[-1])
+    base = content.scenarios[f"army_{base_n}"]
+    teams = []
+    per_team = total // len(base.teams)
+    for team in base.teams:
+        k = len(team.spawns)
+        counts = [per_team // k + (1 if i < per_team % k else 0) for i in range(k)]
+        teams.append(team.model_copy(update={"spawns": [sp.model_copy(update={"count": c})
+                                                        for sp, c in zip(team.spawns, counts) if c > 0]}))
+    sid = f"army_{total}_scaled"
+    scenarios = dict(content.scenarios)
+    scenarios[sid] = base.model_copy(update={"id": sid, "teams": teams})
+    return dataclasses.replace(content, scenarios=scenarios), sid
+
+
+def _system_times(world) -> dict:
+    """Wrap every processor's ``process`` to add its seconds to a dict (name -> seconds)."""
+    spent: dict[str, float] = {}
+    for proc in esper._processors:             # the world's processors, in tick order
+        inner = proc.process
+        name = type(proc).__name__
+
+        def timed(*a, _inner=inner, _name=name, **kw):
+            t0 = time.perf_counter()
+            _inner(*a, **kw)
+            spent[_name] = spent.get(_name, 0.0) + time.perf_counter() - t0
+        proc.process = timed
+    return spent
+
+
+def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
+    """A world of the scenario, its first tick run (the region cut); refused when not every unit was placed."""
+    t0 = time.perf_counter()
+    world = World(content, sid, seed)
+    world.batch_brains = batched
+    want = sum(sp.count for team in world.scenario.teams for sp in team.spawns)
+    units = sum(world.alive_per_team())
+    if units != want:
+        world.close()
+        raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
+    world.run(1)
+    return world, units, time.perf_counter() - t0
+
+
+def _summary(world, units: int, setup: float, times: list, spent: dict) -> dict:
+    total = sum(times)
+    times = sorted(times)
+    return {"units": units, "ticks": len(times), "setup_s": round(setup, 2), "tps": round(len(times) / total, 2),
+            "mean_ms": round(1000 * total / len(times), 2),
+            "p99_ms": round(1000 * times[min(len(times) - 1, int(0.99 * len(times)))], 2),
+            "max_ms": round(1000 * times[-1], 2),
+            "systems_ms": {k: round(1000 * v / len(times), 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])},
+            "sync_hash": world.summary()["sync_hash"]}
+
+
+def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: int = 1, warmup: int = 0) -> dict:
+    """Ticks/s, mean and p99 tick time of ``ticks`` ticks after the first (which cuts the map into regions) and
+    ``warmup`` more (e.g. past the armies setting out, when every walker plans its path)."""
+    world, units, setup = _open_army(content, sid, batched, seed)
+    try:
+        world.run(warmup)
+        world.activate()
+        spent = _system_times(world)
+        times = []
+        for _ in range(ticks):
+            if world.over:
+                break
+            t = time.perf_counter()
+            world.step()
+            times.append(time.perf_counter() - t)
+        return _summary(world, units, setup, times, spent)
+    finally:
+        world.close()
+
+
+def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warmup: int = 0) -> tuple[dict, dict]:
+    """``measure_army`` for the batched and the per-NPC path at once: two worlds of the same match stepped in
+    turn, tick by tick (which goes first alternates), so that the machine's load falls on both alike."""
+    worlds = []
+    try:
+        for batched in (True, False):
+            worlds.append(_open_army(content, sid, batched, seed))
+        for _ in range(warmup):
+            for world, _u, _s in worlds:
+                world.step()
+        spent = []
+        for world, _u, _s in worlds:
+            world.activate()
+            spent.append(_system_times(world))
+        times: list[list] = [[], []]
+        for tick in range(ticks):
+            if any(w.over for w, _u, _s in worlds):
+                break
+            for k in ((0, 1) if tick % 2 == 0 else (1, 0)):
+                t = time.perf_counter()
+                worlds[k][0].step()
+                times[k].append(time.perf_counter() - t)
+        return tuple(_summary(w, u, s, times[k], spent[k]) for k, (w, u, s) in enumerate(worlds))
+    finally:
+        for world, _u, _s in worlds:
+            world.close()
+
+
+def measure_floor(units: int, ticks: int, think_every: int = 6, seed: int = 1) -> dict:
+    """The floor: per tick, a sixth of the units find their 6 nearest enemies by numpy distances (nothing else)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    xs, ys = rng.uniform(0, 157, units), rng.uniform(0, 116, units)
+    half = units // 2
+    times = []
+    for tick in range(ticks):
+        t = time.perf_counter()
+        for team in (0, 1):
+            lo, hi = (0, half) if team == 0 else (half, units)
+            elo, ehi = (half, units) if team == 0 else (0, half)
+            mine = np.arange(lo + tick % think_every, hi, think_every)
+            for c in range(0, len(mine), 256):
+                rows = mine[c:c + 256]
+                d2 = (xs[rows, None] - xs[None, elo:ehi]) ** 2 + (ys[rows, None] - ys[None, elo:ehi]) ** 2
+                np.argpartition(d2, 6, axis=1)[:, :6]
+        times.append(time.perf_counter() - t)
+    total = sum(times)
+    return {"tps": round(ticks / total, 1), "mean_ms": round(1000 * total / ticks, 3)}
+
+
+def run_armies(units_list: list[int], ticks: int, warmup: int = 0) -> list[dict]:
+    content = load_content()
+    rows = []
+    for n in units_list:
+        if n < ARMY_MIN:
+            continue
+        scaled, sid = army_content(content, n)
+        batched, ref = measure_lockstep(scaled, sid, ticks, warmup=warmup)
+        rows.append({"units": batched["units"], "scenario": sid, "warmup": warmup, "batched": batched, "per_npc": ref,
+                     "speedup": round(batched["tps"] / ref["tps"], 2),
+                     "same_hash": batched["sync_hash"] == ref["sync_hash"] and batched["ticks"] == ref["ticks"],
+                     "floor": measure_floor(n, ticks), "target_tps": ARMY_TARGETS.get(n),
+                     "meets_target": None if n not in ARMY_TARGETS else batched["tps"] >= ARMY_TARGETS[n]})
+    return rows
+
+
+def print_armies(rows: list[dict]) -> None:
+    print(f"{'units':>6} {'ticks':>6} {'ticks/s':>8} {'mean ms':>8} {'p99 ms':>8} {'per-NPC ticks/s':>16} "
+          f"{'p99 ms':>8} {'speedup':>8} {'hash':>5} {'floor ticks/s':>14} {'target':>10}")
+    for r in rows:
+        b, p, f = r["batched"], r["per_npc"], r["floor"]
+        target = "-" if r["target_tps"] is None else f"{r['target_tps']:.0f} {'ok' if r['meets_target'] else 'MISS'}"
+        print(f"{r['units']:>6} {b['ticks']:>6} {b['tps']:>8.2f} {b['mean_ms']:>8.1f} {b['p99_ms']:>8.1f} "
+              f"{p['tps']:>16.2f} {p['p99_ms']:>8.1f} {r['speedup']:>7.2f}x {'same' if r['same_hash'] else 'DIFF':>5} "
+              f"{f['tps']:>14.1f} {target:>10}")
+    for r in rows:
+        b = r["batched"]
+        parts = ", ".join(f"{k.removesuffix('System')} {v:.1f}" for k, v in list(b["systems_ms"].items())[:6])
+        print(f"  {r['units']} units, ms per tick (batched): {parts}; first tick with the region cut {b['setup_s']:.1f} s; measured after {r['warmup']} more ticks")
+
+
 def run(units_list: list[int], ticks: int) -> list[dict]:
     content = load_content()
     rows = []
     for n in units_list:
+        if n > ARMY_MIN:
+            continue        # the skirmish map has no room for more: bigger sizes are the army table's
         # the foundation's figure: scripted armies, no commander (as when the target was set)
         scaled, sid = scaled_content(content, n, ai="scripted", commander="")
         sim = measure_sim(scaled, sid, ticks)
@@ -130,6 +308,11 @@ def main(args) -> int:
         out["headless_ticks"] = run(args.units, args.ticks)
         if not args.json:
             print_table(out["headless_ticks"])
+        out["armies"] = run_armies(args.units, args.ticks, getattr(args, "warmup", 0))
+        if out["armies"] and not args.json:
+            print("\narmies with brains and UCT commanders (batched brains; per-NPC = the reference path; "
+                  "floor = numpy nearest-enemy queries alone):")
+            print_armies(out["armies"])
     for name in SUITES[1:-1]:                    # saves, brains, ... each a module with run() and print_report()
         if suite in (name, "all"):
             module = importlib.import_module(f"benchmarks.{name}")
@@ -148,4 +331,5 @@ def cli(argv=None) -> int:
     parser.add_argument("--units", type=int, nargs="+", default=[50, 200, 1000])
     parser.add_argument("--ticks", type=int, default=600)
     parser.add_argument("--suite", choices=SUITES, default="all")
+    parser.add_argument("--warmup", type=int, default=0, help="army table: ticks run before measuring")
     return main(parser.parse_args(argv))

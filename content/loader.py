@@ -558,7 +558,7 @@ def _check_strategy(item: _Pending, sdef: StrategyDef, units: dict, buildings: d
     return ok
 
 
-MAX_START_UNITS = 1000      # units a scenario starts with, all teams together (every tick's work grows with them)
+MAX_START_UNITS = 10_000    # units a scenario starts with, all teams together (every tick's work grows with them)
 
 
 class _Nav:

@@ -267,7 +267,7 @@ class ScenarioDef(Strict):
     max_ticks: int = Field(default=9000, ge=1, le=1_080_000,
                            description="ticks after which the match ends: decided by score, a draw only on equal "
                                        "scores; at most 10 hours of game time (1,080,000 ticks at 30 Hz), and a "
-                                       "scenario starts with at most 1,000 units in all")
+                                       "scenario starts with at most 10,000 units in all")
     fog: bool = Field(default=True, description="fog of war: each team sees only what its units and buildings "
                                                 "see, remembers buildings as last seen (false: everyone sees all)")
     victory: Literal["elimination", "headquarters"] = Field(

@@ -127,6 +127,9 @@ class World:
         self.events: list[tuple] = []
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
         self.deciders_enabled = True
+        #: NPC brains perceive and score in one batch per tick (systems/brains.py); False: one NPC at a time, the
+        #: reference path the benchmark measures against (both decide alike)
+        self.batch_brains = True
         #: the highest entity id esper has handed out (all creation goes through create_entity)
         self.last_entity = 0
         self._index_tick = -1

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import esper
 
+from ai.batch import BatchScorer
+from ai.records import Deferred
 from ai.status import RUNNING
 from components import BrainState, Controller, Team
 from game.ledger import OUTCOME, TERMINAL
@@ -53,7 +55,15 @@ class LedgerActuator:
         return self.world.perception.targets(self.eid, kind)
 
 
+def _full_scores(selector, facts: dict, bb: dict):
+    return Deferred(lambda: list(selector.score_all(facts, bb).values()))
+
+
 class BrainSystem(Decider):
+    def __init__(self):
+        super().__init__()
+        self._scorers: dict = {}          # brain id -> the BatchScorer of its selector
+
     def run(self, world):
         tick = world.tick
         now = tick * world.dt
@@ -61,6 +71,7 @@ class BrainSystem(Decider):
         perception = world.perception
         log = world.decisions
         slow = world.think_every
+        thinkers = []
         for eid, (brain, ctl, team) in sorted(esper.get_components(BrainState, Controller, Team)):
             if ctl.ai != "brain":
                 continue
@@ -74,8 +85,43 @@ class BrainSystem(Decider):
             brain.wake = False
             if brain.inbox:
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]
-            facts = perception.facts(eid, now)
-            rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
+            if not world.batch_brains:          # the per-NPC reference path: perceive, score and decide one by one
+                facts = perception.facts(eid, now)
+                rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
+                rec.tick = tick
+                rec.entity = eid
+                log.add(rec)
+                continue
+            thinkers.append((eid, brain, bdef))
+        if not thinkers:
+            return
+        # one pass of perception over every NPC that thinks this tick (entity order: facts depend on nothing
+        # another NPC's decision changes before the ledger runs), then each brain definition's candidates scored
+        # for all its NPCs at once, then each NPC decides on its row (hysteresis, emergencies, release per NPC)
+        all_facts = perception.facts_batch([t[0] for t in thinkers], now)
+        groups: dict = {}
+        for i, (_eid, brain, bdef) in enumerate(thinkers):
+            if not brain.pending:
+                groups.setdefault(bdef.id, []).append(i)
+        rows: dict[int, tuple] = {}
+        for members in groups.values():
+            bdef = thinkers[members[0]][2]
+            scorer = self._scorers.get(bdef.id)
+            if scorer is None or scorer.selector is not bdef.selector:      # new, or the brain was reloaded
+                scorer = self._scorers[bdef.id] = BatchScorer(bdef.selector)
+            ok, sc = scorer.score([all_facts[i] for i in members], [thinkers[i][1].bb for i in members])
+            for i, ok_row, score_row in zip(members, ok.tolist(), sc.tolist()):
+                rows[i] = (scorer, ok_row, score_row)
+        for i, (eid, brain, bdef) in enumerate(thinkers):
+            facts = all_facts[i]
+            row = rows.get(i)
+            if row is None:
+                rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
+            else:
+                scorer, ok_row, score_row = row
+                scores = scorer.scores_for(ok_row, score_row, facts, brain.bb, brain.mode or None)
+                rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain), scores=scores,
+                                 record_scores=_full_scores(bdef.selector, facts, dict(brain.bb)))
             rec.tick = tick
             rec.entity = eid
             log.add(rec)

@@ -3,7 +3,9 @@
 Facts are computed on demand for the NPCs that think this tick, from the
 world's per-tick team index (numpy arrays of positions), the nav grid and the
 ledger's reservations. Line of sight is checked only for the few nearest
-enemies in sight range. What an NPC remembers between decisions (its last
+enemies in sight range. ``facts_batch`` does the numpy work for every NPC that
+thinks in a tick at once (distance matrices in blocks: nearest enemies, allies
+near, best free cover) and gives exactly the facts ``facts`` gives one by one. What an NPC remembers between decisions (its last
 sighting, when it was last hurt, whether it scouted the enemy's ground) is
 its ``Memory`` component; a team shares its latest sighting (``world.intel``).
 Both are decider state: saved in snapshots, outside the sync hash.
@@ -30,6 +32,7 @@ HURT_MEMORY = 2.0
 SPREAD = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1), (2, 0), (-2, 0), (0, 2)]
 AWAY_WEIGHT = 0.5         # cover score: my distance minus this times the enemy's distance to it (capped)
 AWAY_CAP = 16.0
+BLOCK = 256               # thinking NPCs per numpy block in facts_batch (bounds its matrices to BLOCK x units)
 DOOR_PENALTY = 1.5       # tiles added to cover behind a door (opening it), plus the detour via a key if locked
 
 # -- what perception produces: the facts a brain may read (content/catalog.py re-exports these) -------------------
@@ -126,7 +129,111 @@ class Perception:
             if pts:
                 self.enemy_ground[t] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
-    def facts(self, eid: int, now: float) -> dict:
+    def facts_batch(self, eids: list[int], now: float) -> list[dict]:
+        """``facts`` for every NPC of ``eids`` (ascending ids), in that order, with the numpy work done for all of
+        them at once: per team, the distances from every thinking NPC to every enemy its team sees (in blocks of
+        ``BLOCK`` rows, so memory stays bounded) give each NPC its nearest candidates in sight range (line of sight
+        is then checked for at most ``LOS_CHECKS`` of them, as one at a time); the allies near each; and the best
+        free cover tile for every NPC whose area has no shut door to weigh (the others are looked up one by one).
+        The facts are exactly ``facts(eid, now)``'s (tests/test_batch_utility.py compares whole matches)."""
+        world = self.world
+        n = len(eids)
+        if n == 0:
+            return []
+        nav = world.nav
+        xs = np.empty(n)
+        ys = np.empty(n)
+        teams = np.empty(n, dtype=np.int64)
+        sights = np.empty(n)
+        for i, eid in enumerate(eids):
+            pos = esper.component_for_entity(eid, Position)
+            xs[i], ys[i] = pos.x, pos.y
+            teams[i] = esper.component_for_entity(eid, Team).team
+            sights[i] = self.sight.get(esper.component_for_entity(eid, UnitKind).kind, 10.0)
+        visible: list[list] = [[] for _ in range(n)]
+        allies = np.zeros(n, dtype=np.int64)
+        for team in sorted(set(teams.tolist())):
+            rows = np.flatnonzero(teams == team)
+            index = world.seen_index(team)
+            own = index.get(team)
+            for b in range(0, len(rows), BLOCK):
+                block = rows[b:b + BLOCK]
+                bx, by = xs[block, None], ys[block, None]
+                if own is not None and len(own[0]):
+                    d2 = (own[1][None, :] - bx) ** 2 + (own[2][None, :] - by) ** 2
+                    allies[block] = np.count_nonzero(d2 <= ALLY_RADIUS * ALLY_RADIUS, axis=1) - 1
+                reach = (sights[block] * sights[block])[:, None]
+                for other, (ids, oxs, oys) in sorted(index.items()):
+                    if not world.enemies(team, other) or len(ids) == 0:
+                        continue
+                    d2 = (oxs[None, :] - bx) ** 2 + (oys[None, :] - by) ** 2
+                    inside = d2 <= reach
+                    for r in np.flatnonzero(inside.any(axis=1)).tolist():
+                        i = int(block[r])
+                        row = d2[r]
+                        near = np.flatnonzero(inside[r])
+                        x, y = float(xs[i]), float(ys[i])
+                        for j in near[np.lexsort((ids[near], row[near]))][:LOS_CHECKS]:
+                            ex, ey = float(oxs[j]), float(oys[j])
+                            if nav.clear_line(x, y, ex, ey):
+                                visible[i].append((float(row[j]), int(ids[j]), ex, ey))
+        for v in visible:
+            v.sort()
+        covers = self._cover_batch(eids, xs, ys, visible)
+        allies_l = allies.tolist()
+        return [self.facts(eid, now, (visible[i], allies_l[i], covers[i])) for i, eid in enumerate(eids)]
+
+    def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list) -> list:
+        """Per NPC: the cover facts as ``_cover`` finds them, or None where ``_cover`` must look (the NPC stands
+        on cover, is off the walkable areas, or a shut door borders its area)."""
+        n = len(eids)
+        out: list = [None] * n
+        if not len(self.cover):
+            return out
+        nav = self.world.nav
+        labels, occupants, holders = self._cover_state()
+        cand = []
+        for i in range(n):
+            tx, ty = int(xs[i]), int(ys[i])
+            if nav.is_cover(tx, ty):
+                continue
+            here = nav.component(tx, ty)
+            if here < 0 or self._doors_from(here):
+                continue
+            cand.append((i, here))
+        if not cand:
+            return out
+        cx = self.cover[:, 0] + 0.5
+        cy = self.cover[:, 1] + 0.5
+        occupied = occupants[:, 0] > 0
+        crowded = occupants[:, 0] > 1
+        held = holders != 0
+        for b in range(0, len(cand), BLOCK):
+            part = cand[b:b + BLOCK]
+            idx = np.array([i for i, _h in part])
+            here = np.array([h for _i, h in part])[:, None]
+            me = np.array([eids[i] for i, _h in part], dtype=np.int64)[:, None]
+            d = np.hypot(cx[None, :] - xs[idx, None], cy[None, :] - ys[idx, None])
+            score = d.copy()
+            for r, i in enumerate(idx.tolist()):
+                if visible[i]:
+                    _d2, _e, ex, ey = visible[i][0]
+                    score[r] -= AWAY_WEIGHT * np.minimum(np.hypot(cx - ex, cy - ey), AWAY_CAP)
+            free = ~((occupied & (crowded | (occupants[:, 1] != me))) | (held & (holders != me)))
+            total = np.where((d <= COVER_RADIUS) & free & (labels == here), score, np.inf)
+            best = np.argmin(total, axis=1)
+            rows = np.arange(len(part))
+            found = np.isfinite(total[rows, best]).tolist()
+            dist = d[rows, best].tolist()
+            for r, (i, _h) in enumerate(part):
+                if found[r]:
+                    ctx_, cty = self.cover_tiles[int(best[r])]
+                    out[i] = (ctx_, cty, dist[r])
+                else:
+                    out[i] = ()
+        return out
+
+    def facts(self, eid: int, now: float, pre: tuple | None = None) -> dict:
         world = self.world
         pos = esper.component_for_entity(eid, Position)
         health = esper.component_for_entity(eid, Health)
@@ -155,25 +262,16 @@ class Perception:
         }
 
         # -- enemies and allies ----------------------------------------------------------------------------
-        index = world.seen_index(team)            # under fog of war: only the enemies the team sees now
-        sight = self.sight.get(kind, 10.0)
-        visible = []
-        for other, (ids, xs, ys) in sorted(index.items()):
-            if not world.enemies(team, other) or len(ids) == 0:
-                continue
-            d2 = (xs - x) ** 2 + (ys - y) ** 2
-            near = np.flatnonzero(d2 <= sight * sight)
-            if near.size:
-                for i in near[np.lexsort((ids[near], d2[near]))][:LOS_CHECKS]:
-                    ex, ey = float(xs[i]), float(ys[i])
-                    if nav.clear_line(x, y, ex, ey):
-                        visible.append((float(d2[i]), int(ids[i]), ex, ey))
-        visible.sort()
-        allies = 0
-        own = index.get(team)
-        if own is not None and len(own[0]):
-            _ids, axs, ays = own
-            allies = int(np.count_nonzero((axs - x) ** 2 + (ays - y) ** 2 <= ALLY_RADIUS * ALLY_RADIUS)) - 1
+        if pre is not None:                       # facts_batch worked these out for every thinking NPC at once
+            visible, allies, cover = pre
+        else:
+            visible, allies, cover = self._enemies_near(team, kind, x, y), None, None
+        if allies is None:
+            allies = 0
+            own = world.seen_index(team).get(team)
+            if own is not None and len(own[0]):
+                _ids, axs, ays = own
+                allies = int(np.count_nonzero((axs - x) ** 2 + (ays - y) ** 2 <= ALLY_RADIUS * ALLY_RADIUS)) - 1
         f["enemy_visible"] = bool(visible)
         f["enemies_visible"] = len(visible)
         f["allies_near"] = max(0, allies)
@@ -222,10 +320,39 @@ class Perception:
         # -- the squad's order ------------------------------------------------------------------------------------
         self._intent(f, eid, team, x, y)
         # -- cover ------------------------------------------------------------------------------------------------
-        self._cover(f, eid, x, y, tx, ty, in_cover, visible)
+        if cover is None:
+            self._cover(f, eid, x, y, tx, ty, in_cover, visible)
+        else:
+            f["cover_behind_door"] = False
+            f["cover_door_locked"] = False
+            f["cover_known"] = False
+            f["cover_distance"] = INF
+            if cover:
+                f.update(cover_known=True, cover_x=cover[0], cover_y=cover[1], cover_distance=cover[2])
         # -- pickups ---------------------------------------------------------------------------------------------
         self._pickups(f, eid, x, y)
         return f
+
+    def _enemies_near(self, team: int, kind: str, x: float, y: float) -> list:
+        """(squared distance, id, x, y) of the enemies ``team`` sees within the unit's sight range with a clear
+        line, nearest first; line of sight is checked for the ``LOS_CHECKS`` nearest of each enemy team."""
+        world = self.world
+        nav = world.nav
+        index = world.seen_index(team)            # under fog of war: only the enemies the team sees now
+        sight = self.sight.get(kind, 10.0)
+        visible = []
+        for other, (ids, xs, ys) in sorted(index.items()):
+            if not world.enemies(team, other) or len(ids) == 0:
+                continue
+            d2 = (xs - x) ** 2 + (ys - y) ** 2
+            near = np.flatnonzero(d2 <= sight * sight)
+            if near.size:
+                for i in near[np.lexsort((ids[near], d2[near]))][:LOS_CHECKS]:
+                    ex, ey = float(xs[i]), float(ys[i])
+                    if nav.clear_line(x, y, ex, ey):
+                        visible.append((float(d2[i]), int(ids[i]), ex, ey))
+        visible.sort()
+        return visible
 
     def _orders(self) -> dict:
         """(team, squad) -> SquadOrder, built once per tick."""

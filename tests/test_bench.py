@@ -74,3 +74,29 @@ def test_the_same_plan_check_ignores_steps_that_change_nothing():
     assert not same_plan(d, {}, ["open", "shout"], ["shout", "open"])        # order still matters
     assert not same_plan(d, {}, ["open"], ["open", "fly"])                     # an unknown step is a difference
     assert without_noops(d, {}, ["open", "open", "wait"]) == ["open"]
+
+
+def test_army_benchmark_measures_both_brain_paths_alike_and_refuses_what_cannot_be_placed():
+    import pytest
+    from benchmarks import run
+    from content.loader import load_content
+    content = load_content()
+    scaled, sid = run.army_content(content, 60)
+    assert sum(sp.count for t in scaled.scenarios[sid].teams for sp in t.spawns) == 60
+    a = run.measure_army(scaled, sid, 4, batched=True)
+    b = run.measure_army(scaled, sid, 4, batched=False)
+    assert a["units"] == b["units"] == 60 and a["ticks"] == 4 and a["p99_ms"] >= a["mean_ms"] > 0
+    assert a["sync_hash"] == b["sync_hash"] and "BrainSystem" in a["systems_ms"]
+    big, bid = run.army_content(content, 30_000)          # the garrison map has no room for 30,000
+    with pytest.raises(ValueError, match="only .* fit"):
+        run.measure_army(big, bid, 1, batched=True)
+    assert run.measure_floor(600, 3)["tps"] > 0
+
+
+def test_the_lockstep_army_measure_keeps_both_paths_in_step():
+    from benchmarks import run
+    from content.loader import load_content
+    scaled, sid = run.army_content(load_content(), 40)
+    a, b = run.measure_lockstep(scaled, sid, 3, warmup=2)
+    assert a["ticks"] == b["ticks"] == 3 and a["sync_hash"] == b["sync_hash"] and a["units"] == 40
+    assert "BrainSystem" in a["systems_ms"] and "BrainSystem" in b["systems_ms"]

@@ -2,6 +2,7 @@
 errors, "did you mean" for unknown keys, every bad map row at once, and a loader that never crashes — deep
 nesting, huge numbers, symlink loops and non-regular files each refused in one line with the file and line."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -241,9 +242,30 @@ def test_spawns_that_fit_exactly_load(tmp_path):
 
 def test_a_scenario_with_too_many_units_in_all_is_refused(tmp_path):
     from content.loader import MAX_START_UNITS
-    text = (ROOT / "content/scenarios/skirmish.toml").read_text().replace("count = 10", "count = 900")
-    found = problems_of(tmp_path, {"scenarios/skirmish.toml": text})
-    assert any(f"a scenario is limited to {MAX_START_UNITS}" in p and "skirmish.toml" in p for p in found), found
+    text = (ROOT / "content/scenarios/army_10000.toml").read_text().replace("count = 500", "count = 501")
+    found = problems_of(tmp_path, {"scenarios/army_10000.toml": text})
+    assert any(f"a scenario is limited to {MAX_START_UNITS}" in p and "army_10000.toml" in p for p in found), found
+
+
+def test_the_army_scenarios_place_every_unit_they_ask_for_and_more_is_refused(tmp_path):
+    """rts match --scenario army_10000 starts with its 10,000 units; a room asked to hold more than fits is refused
+    (never truncated in silence)."""
+    content = load_content()
+    for n in (2000, 5000, 10000):
+        sdef = content.scenarios[f"army_{n}"]
+        assert sum(s.count for t in sdef.teams for s in t.spawns) == n
+    from game.world import World
+    world = World(content, "army_2000", 1)
+    try:
+        assert world.alive_per_team() == [1000, 1000]
+    finally:
+        world.close()
+    # the same armies on the small crossroads map: the first room that overflows is refused, naming what fits
+    text = (ROOT / "content/scenarios/army_5000.toml").read_text().replace('map = "garrison"', 'map = "crossroads"')
+    blue, red = text.split('name = "Red"')
+    text = re.sub(r"at = .*", "at = [6, 12]", blue) + 'name = "Red"' + re.sub(r"at = .*", "at = [73, 35]", red)
+    found = problems_of(tmp_path, {"scenarios/army_5000.toml": text})
+    assert any("cannot be placed: only" in p and "army_5000.toml" in p for p in found), found
 
 
 def test_team_names_are_unique(tmp_path):

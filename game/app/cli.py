@@ -867,9 +867,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
     p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
+    p.add_argument("--warmup", type=int, default=0, help="army table: ticks run before measuring (past the set-out)")
     from benchmarks import SUITES
     p.add_argument("--suite", choices=SUITES, default="all",
-                   help="sim: ticks/s; saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
+                   help="sim: ticks/s (scripted armies; from 1000 units also armies with brains and commanders, batched vs per-NPC, mean and p99 tick); saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
                         "GTPyhop; commander: abstract playouts/s and decision time; economy: a 10-minute macro mirror's "
                         "speed against real time and a building's grid update; render: frame time with 500 units "

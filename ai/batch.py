@@ -1,0 +1,196 @@
+"""Utility scoring for many NPCs at once: the scoring rule of ai/utility.py on numpy columns.
+
+``BatchScorer(selector).score(facts_list, bbs)`` scores every candidate of one ``ModeSelector`` for a list of
+NPCs that share it (one brain definition) and returns ``(eligible, scores)``, two arrays of shape
+``(NPCs, candidates)`` in the selector's candidate (id) order; an ineligible cell's score is ``nan``. The rule is
+the scalar one (docs/rules/utility.md, "Score"), applied column-wise:
+
+1. each fact a gate or preference reads is gathered once per NPC into a float column (the snapshot first, then
+   the blackboard, as the scalar scorer reads them);
+2. gates are masks: the comparison on the column; a missing fact fails the gate;
+3. preferences: ``(raw - lo) / (hi - lo)`` clamped to [0, 1], the curve as an array function (``curve_array``),
+   clamped to [0, 1], and the weighted geometric mean as ``exp(sum w * log(max(s, eps)) / sum w)``, summed in
+   the preferences' order (the seed's zero rule: a value at or below ``eps`` counts as ``eps``);
+4. any cell the columns cannot decide exactly as the scalar scorer would (a fact that is not a number, a
+   non-finite input or curve value, a bad range or weight) is scored by the scalar scorer itself, so the
+   diagnostics and the outcome are the scalar ones by construction.
+
+Hysteresis, emergencies and the release rule stay per NPC (``ModeSelector.decide`` with ``scores=``):
+``BatchScorer.scores_for`` turns one NPC's row into the ``CandidateScore`` dict ``decide`` reads; rows
+for an ineligible candidate carry its gates (the scalar scorer's record), so an invalidation names them.
+``tests/test_batch_utility.py`` checks, by property, that both scorers choose the same candidate with scores
+equal to 1e-12.
+
+    >>> from ai.conditions import Condition
+    >>> from ai.utility import Candidate, ModeSelector, Preference
+    >>> sel = ModeSelector([Candidate("engage", (Condition("has_ammo"),), (Preference("hp_frac", 0.0, 1.0),)),
+    ...                     Candidate("flee", preferences=(Preference("danger", 0.0, 1.0),))])
+    >>> ok, s = BatchScorer(sel).score([{"has_ammo": True, "hp_frac": 0.8, "danger": 0.5},
+    ...                                 {"has_ammo": False, "hp_frac": 0.8, "danger": 0.5}])
+    >>> ok.tolist(), [round(v, 3) for v in s[0].tolist()]
+    ([[True, True], [False, True]], [0.8, 0.5])
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ai.conditions import _MISSING, truth
+from ai.curves import LOGIT_EDGE, Curve
+from ai.records import CandidateScore
+
+_NUMERIC = (float, int, bool)
+
+
+def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
+    """``curve`` applied to every value of ``x`` (in [0, 1]) by the formulas of ai/curves.py.
+
+    >>> curve_array(Curve("step", {"threshold": 0.3}), np.array([0.2, 0.4])).tolist()
+    [0.0, 1.0]
+    >>> curve_array(Curve("piecewise", points=[[0, 1], [0.5, 0.2], [1, 0]]), np.array([0.0, 0.25, 1.0])).tolist()
+    [1.0, 0.6, 0.0]
+    """
+    p = curve.params
+    kind = curve.kind
+    with np.errstate(all="ignore"):
+        if kind == "linear":
+            return p["slope"] * x + p["intercept"]
+        if kind == "polynomial":
+            k, m, c, b = p["exponent"], p["slope"], p["shift"], p["intercept"]
+            base = x - c
+            out = m * np.power(base, k) + b
+            if k != int(k):
+                out = np.where(base < 0, np.nan, out)
+            return out
+        if kind == "logistic":
+            z = -p["steepness"] * (x - p["midpoint"])
+            return np.where(z > 700, 0.0, 1.0 / (1.0 + np.exp(np.minimum(z, 700.0))))
+        if kind == "logit":
+            v = np.minimum(np.maximum(x, LOGIT_EDGE), 1.0 - LOGIT_EDGE)
+            return 0.5 + np.log(v / (1.0 - v)) / p["steepness"]
+        if kind == "step":
+            return np.where(x >= p["threshold"], float(p["high"]), float(p["low"]))
+        pts = curve.points
+        out = np.full(x.shape, float(pts[-1][1]))
+        done = x <= pts[0][0]
+        out[done] = pts[0][1]
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            here = ~done & (x <= x1)
+            out[here] = y0 + (y1 - y0) / (x1 - x0) * (x[here] - x0)
+            done |= here
+        return out
+
+
+class BatchScorer:
+    """The scorer of one ``ModeSelector`` for many NPCs; built once per brain definition."""
+
+    def __init__(self, selector):
+        self.selector = selector
+        self.candidates = selector.candidates
+        self.ids = tuple(c.id for c in self.candidates)
+        self.eps = selector.eps
+        names: list[str] = []
+        for cand in self.candidates:
+            for g in cand.gates:
+                if g.fact not in names:
+                    names.append(g.fact)
+            for pref in cand.preferences:
+                if pref.input not in names:
+                    names.append(pref.input)
+        self.names = tuple(names)
+        #: per candidate: whether its preferences are well configured (else every cell goes to the scalar scorer)
+        self.valid = tuple(all(p.config_problem() is None for p in c.preferences) for c in self.candidates)
+
+    def columns(self, facts_list: list[dict], bbs) -> dict:
+        """fact -> (values as floats, numeric mask, present mask, the raw values): one pass over the snapshots."""
+        out = {}
+        missing = _MISSING
+        numeric_types = _NUMERIC
+        for name in self.names:
+            raw = [facts.get(name, missing) for facts in facts_list]
+            if bbs is not None:
+                for i, v in enumerate(raw):
+                    if v is missing and bbs[i] is not None:
+                        raw[i] = bbs[i].get(name, missing)
+            numeric = [type(v) in numeric_types for v in raw]
+            try:
+                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+            except OverflowError:                   # an int too large for a float: not a number here
+                numeric = [ok and (type(v) is not int or abs(v) < 2 ** 1023) for v, ok in zip(raw, numeric)]
+                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+            present = np.array([v is not missing for v in raw], dtype=bool)
+            out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
+        return out
+
+    def score(self, facts_list: list[dict], bbs=None) -> tuple[np.ndarray, np.ndarray]:
+        """(eligible, score) arrays of shape (NPCs, candidates); ``bbs``: each NPC's blackboard (or None)."""
+        n, m = len(facts_list), len(self.candidates)
+        eligible = np.zeros((n, m), dtype=bool)
+        scores = np.full((n, m), np.nan)
+        if n == 0:
+            return eligible, scores
+        cols = self.columns(facts_list, bbs)
+        eps = self.eps
+        log_eps = math.log(eps)
+        for j, cand in enumerate(self.candidates):
+            ok = np.ones(n, dtype=bool)
+            for g in cand.gates:
+                vals, numeric, present, raw = cols[g.fact]
+                value = g.value
+                if type(value) in _NUMERIC:
+                    res = g.fn(vals, float(value)) & numeric
+                    odd = present & ~numeric               # not a number: the scalar comparison decides
+                else:
+                    res = np.zeros(n, dtype=bool)
+                    odd = present
+                for i in np.flatnonzero(odd & ok).tolist():
+                    try:
+                        res[i] = truth(g.fn(raw[i], value))
+                    except (TypeError, ValueError):
+                        res[i] = False
+                ok &= res
+            if not cand.preferences:
+                eligible[:, j] = ok
+                scores[ok, j] = 1.0
+                continue
+            scalar = ok.copy() if not self.valid[j] else np.zeros(n, dtype=bool)
+            log_sum = np.zeros(n)
+            weight_sum = 0.0
+            with np.errstate(all="ignore"):
+                for pref in cand.preferences:
+                    vals, numeric, present, _raw = cols[pref.input]
+                    scalar |= ok & ~(numeric & np.isfinite(vals))
+                    inv_span = 1.0 / (pref.hi - pref.lo) if pref.hi != pref.lo else math.nan
+                    norm = np.clip((vals - pref.lo) * inv_span, 0.0, 1.0)
+                    curved = curve_array(pref.curve, norm)
+                    scalar |= ok & ~np.isfinite(curved)
+                    s = np.clip(curved, 0.0, 1.0)
+                    log_sum = log_sum + pref.weight * np.where(s > eps, np.log(np.maximum(s, eps)), log_eps)
+                    weight_sum += pref.weight
+                score = np.exp(log_sum / weight_sum)
+            fast = ok & ~scalar & np.isfinite(log_sum) & math.isfinite(weight_sum)
+            eligible[fast, j] = True
+            scores[fast, j] = score[fast]
+            for i in np.flatnonzero(ok & ~fast).tolist():      # the few cells the columns cannot decide exactly
+                rec = cand.scorer(facts_list[i], None if bbs is None else bbs[i], eps)
+                eligible[i, j] = rec.eligible
+                if rec.eligible:
+                    scores[i, j] = rec.score
+        return eligible, scores
+
+    def scores_for(self, ok_row: list, score_row: list, facts: dict, bb, current: str | None = None) -> dict:
+        """One NPC's row (``eligible[i].tolist()``, ``scores[i].tolist()``) as the ``{id: CandidateScore}`` that
+        ``ModeSelector.decide(scores=...)`` reads. Only what deciding needs is filled in: the current mode, when
+        ineligible, gets the scalar scorer's record (its failed gates name the invalidation); the full records,
+        for decision logs, are ``ModeSelector.score_all``'s (equal by construction)."""
+        out = {}
+        for cand, ok, s in zip(self.candidates, ok_row, score_row):
+            cid = cand.id
+            if ok:
+                out[cid] = CandidateScore(cid, True, s, [], [], [])
+            elif cid == current:
+                out[cid] = cand.scorer(facts, bb, self.eps)
+            else:
+                out[cid] = CandidateScore(cid, False, None, [], [], [])
+        return out

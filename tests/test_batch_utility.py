@@ -1,0 +1,106 @@
+"""The batch scorer (ai/batch.py) and the scalar scorer (ai/utility.py) are one semantics: same eligibility, scores
+equal to 1e-12, the same choice; and a match decides the same whichever path its brains take."""
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai.batch import BatchScorer, curve_array
+from ai.conditions import Condition
+from ai.curves import Curve
+from ai.utility import Candidate, ModeSelector, Preference
+
+FACTS = ("a", "b", "c", "d")
+
+numbers = st.one_of(st.floats(-5, 5, allow_nan=False), st.integers(-3, 3), st.booleans(),
+                    st.sampled_from([0.0, 1.0, 0.5, 1e-7, -0.0]))
+odd = st.sampled_from([math.nan, math.inf, -math.inf, "x", None, 10 ** 400])
+fact_values = st.one_of(numbers, numbers, numbers, odd)
+
+curves = st.one_of(
+    st.builds(lambda m, b: Curve("linear", {"slope": m, "intercept": b}), st.floats(-3, 3), st.floats(-1, 2)),
+    st.builds(lambda k, m, c: Curve("polynomial", {"exponent": k, "slope": m, "shift": c}),
+              st.sampled_from([0.5, 1.0, 2.0, 3.0, 1.5]), st.floats(-2, 2), st.floats(-0.5, 1.0)),
+    st.builds(lambda s, mid: Curve("logistic", {"steepness": s, "midpoint": mid}),
+              st.floats(-40, 40).filter(lambda v: abs(v) > 1e-3), st.floats(0, 1)),
+    st.builds(lambda s: Curve("logit", {"steepness": s}), st.floats(0.5, 20)),
+    st.builds(lambda t, lo, hi: Curve("step", {"threshold": t, "low": lo, "high": hi}),
+              st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)),
+    st.builds(lambda ys: Curve("piecewise", points=[[0.0, ys[0]], [0.3, ys[1]], [0.7, ys[2]], [1.0, ys[3]]]),
+              st.lists(st.floats(-0.5, 1.5), min_size=4, max_size=4)),
+)
+preferences = st.builds(
+    lambda name, lo, span, curve, w: Preference(name, lo, lo + span, curve, w),
+    st.sampled_from(FACTS), st.floats(-3, 3), st.one_of(st.floats(0.01, 6), st.just(0.0), st.just(-1.0)), curves,
+    st.one_of(st.floats(0.05, 5), st.just(1.0), st.just(0.0)))
+gates = st.builds(Condition, st.sampled_from(FACTS), st.sampled_from(["==", "!=", "<", "<=", ">", ">="]),
+                  st.one_of(st.floats(-2, 2), st.integers(-1, 1), st.booleans(), st.just("x")))
+
+
+@st.composite
+def selectors(draw):
+    n = draw(st.integers(1, 5))
+    cands = [Candidate(f"m{i}", tuple(draw(st.lists(gates, max_size=2))), tuple(draw(st.lists(preferences,
+                                                                                              max_size=3))))
+             for i in range(n)]
+    return ModeSelector(cands)
+
+
+@st.composite
+def snapshots(draw):
+    facts = {}
+    for name in FACTS:
+        if draw(st.integers(0, 9)) > 0:
+            facts[name] = draw(fact_values)
+    return facts
+
+
+@settings(max_examples=300, deadline=None)
+@given(selectors(), st.lists(snapshots(), min_size=1, max_size=6))
+def test_batch_and_scalar_scorers_agree_on_eligibility_scores_and_choice(sel, snaps):
+    scorer = BatchScorer(sel)
+    bbs = [{"d": 0.25} for _ in snaps]
+    ok, scores = scorer.score(snaps, bbs)
+    for i, facts in enumerate(snaps):
+        scalar = sel.score_all(facts, bbs[i])
+        for j, cid in enumerate(scorer.ids):
+            assert bool(ok[i, j]) == scalar[cid].eligible, (cid, facts)
+            if scalar[cid].eligible:
+                assert abs(scores[i, j] - scalar[cid].score) <= 1e-12, (cid, facts, scores[i, j], scalar[cid].score)
+        batch = scorer.scores_for(ok[i].tolist(), scores[i].tolist(), facts, bbs[i])
+        assert ModeSelector.best(batch) == ModeSelector.best(scalar)
+        for current in (None, *scorer.ids):
+            a = sel.decide(facts, current, 1.0, bb=bbs[i],
+                           scores=scorer.scores_for(ok[i].tolist(), scores[i].tolist(), facts, bbs[i], current))
+            b = sel.decide(facts, current, 1.0, bb=bbs[i])
+            assert (a.choice, a.switch, a.reason, a.detail) == (b.choice, b.switch, b.reason, b.detail)
+
+
+def test_curve_arrays_follow_the_scalar_curves():
+    xs = [i / 40 for i in range(41)]
+    import numpy as np
+    for curve in (Curve("linear", {"slope": -1.0, "intercept": 1.0}), Curve("polynomial", {"exponent": 0.5}),
+                  Curve("logistic"), Curve("logit"), Curve("step", {"threshold": 0.3}),
+                  Curve("piecewise", points=[[0.1, 1.0], [0.5, 0.2], [0.9, 0.4]])):
+        got = curve_array(curve, np.array(xs)).tolist()
+        assert all(abs(g - curve(x)) <= 1e-12 for g, x in zip(got, xs)), curve.describe()
+
+
+def test_a_match_decides_alike_on_the_batch_and_the_per_npc_path():
+    """Every NPC decision record (choice, reason, every candidate's gates, preferences and score) and the sync
+    hash are the same whichever way the brains perceive and score."""
+    from content.loader import load_content
+    from game.world import World
+    content = load_content()
+    out = []
+    for batch in (False, True):
+        world = World(content, "skirmish", 3)
+        world.batch_brains = batch
+        try:
+            world.run(240)
+            recs = [r.to_wire() for r in world.decisions.all("npc")]
+            out.append((world.summary()["sync_hash"], recs))
+        finally:
+            world.close()
+    assert out[0][1] and any(c["prefs"] for r in out[0][1] for c in r["candidates"])
+    assert out[0] == out[1]
