@@ -13,7 +13,6 @@ from __future__ import annotations
 import arcade
 import esper
 
-from ai.records import RecordIndex
 from components import Team
 from game.app import explain as ex
 from game.loop import FixedStepClock
@@ -21,7 +20,7 @@ from game.orders import unit_at
 from game.app.views import palette
 from game.app.views.inspector import InspectorPanel
 from game.app.views.scene import Scene, run_frames, squad_orders
-from saves.replay import apply_requests, seek
+from saves.replay import apply_requests, seek, step_loaded
 
 TIMELINE_H = 18
 
@@ -33,7 +32,7 @@ class ReplayWindow(arcade.Window):
         self.content = content
         self.replay = replay
         self.force = force
-        self.index = RecordIndex(replay.decisions, f"{replay.path}: decisions")
+        self.index = replay.records                                  # decision records, read on demand
         self.commander_ticks = self.index.ticks("commander")
         self.start_tick = replay.start_tick
         self.end_tick = replay.end_state_tick
@@ -73,7 +72,7 @@ class ReplayWindow(arcade.Window):
         world = self.world
         while n < ticks and world.tick < self.end_tick and not world.over:
             apply_requests(world, self.replay.requests.get(world.tick, []), self.replay.path)
-            world.step()
+            step_loaded(world, self.replay.path)
             n += 1
         return n
 
