@@ -102,6 +102,9 @@ class World:
         self.over = False
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
         self.deciders_enabled = True
+        #: True: decision records keep wall-clock timings (a commander's ``ms``); off by default, so that two runs
+        #: of one seed record identical bytes (`rts match --timings` turns it on)
+        self.timings = False
         #: the highest entity id esper has handed out (all creation goes through create_entity)
         self.last_entity = 0
         self._index_tick = -1
