@@ -67,6 +67,8 @@ class ReplayRecorder:
             "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }
+        if world.timings:
+            header["timings"] = True     # its commander records hold wall-clock times: two runs differ
         self.fh.write(REPLAY_MAGIC + frame(b"H", header))
         self._keyframe(world)
 
