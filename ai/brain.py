@@ -11,7 +11,8 @@ Switching modes follows the switch-and-release rule (docs/rules/utility.md, "Swi
    halted and every ledger action it had running is cancelled;
 3. if something had to be cancelled, the switch waits (``pending``) until the
    host reports those actions terminal, i.e. their reservations are released;
-   then the new candidate's gates are checked again on fresh facts: still
+   then an emergency that fires on fresh facts wins (never giving the old mode
+   back); else the new candidate's gates are checked again: still
    eligible -> it is entered; not -> select again, never giving the old mode
    back in that selection; nothing eligible -> idle.
 4. idle means no mode and no running action (no reservations held).
@@ -30,7 +31,7 @@ from ai.bt import Context
 from ai.hfsm import Machine
 from ai.records import NpcDecision
 from ai.status import FAILURE, RUNNING, SUCCESS
-from ai.utility import ModeSelector
+from ai.utility import EMERGENCY, ModeSelector
 
 RELEASE = "entered after release"          # the pending candidate's gates still held once the old mode was released
 RESELECT = "reselected after release"      # they did not: selected again without the old mode
@@ -221,7 +222,12 @@ class Brain:
                 return self._finish(st, ctx, rec)
             target = st.pending_to or None
             scores = self.selector.score_all(facts, st.bb)
-            if target is not None and scores[target].eligible:
+            em = self.selector.emergency(scores, facts, st.bb, {st.dropped} if st.dropped else ())
+            if em is not None:                   # an emergency that fires now wins the release, as it would a decision
+                target, reason = em.candidate, EMERGENCY
+                detail = f"emergency {em.id} fires as {st.dropped or 'the old mode'} is released"
+                rec.emergency = em.id
+            elif target is not None and scores[target].eligible:
                 reason, detail = RELEASE, f"{target}'s gates still hold after the old mode was released"
             else:
                 exclude = {st.dropped} if st.dropped else set()

@@ -26,6 +26,59 @@ OPS = {
 _MISSING = object()
 
 
+def plain_scalar(value):
+    """A numpy scalar (``np.bool_``, ``np.int64``, ``np.float64``, ...) as the Python value it holds; anything
+    else unchanged. Every decision layer accepts numpy scalars wherever it accepts Python numbers and bools, and
+    reads them through this (ai/ does not import numpy: a numpy scalar is recognised by its type's module).
+
+    >>> import numpy as np
+    >>> plain_scalar(np.bool_(True)) is True, type(plain_scalar(np.int64(3))), plain_scalar("x")
+    (True, <class 'int'>, 'x')
+    """
+    kind = type(value)
+    if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        try:
+            return value.item()
+        except (AttributeError, TypeError, ValueError):
+            return value
+    return value
+
+
+def truth(result) -> bool:
+    """Whether a comparison's result counts as true: exactly ``True`` or a numpy ``True`` (a comparison with a
+    numpy scalar returns ``np.bool_``). Anything else (an array, an object's odd ``__eq__``) is false.
+
+    >>> import numpy as np
+    >>> truth(True), truth(np.float64(2.0) > 1), truth(np.bool_(False)), truth(1)
+    (True, True, False, False)
+    """
+    if result is True:
+        return True
+    if result is False:
+        return False
+    return plain_scalar(result) is True
+
+
+def as_number(value) -> float | None:
+    """``value`` as a float when it is a number: ``bool``, ``int``, ``float`` or their numpy scalars; else None.
+    An int too large for a float is ``inf`` (so a caller reports it as not finite).
+
+    >>> import numpy as np
+    >>> as_number(True), as_number(np.int64(4)), as_number(np.float32(0.5)), as_number("3"), as_number(None)
+    (1.0, 4.0, 0.5, None, None)
+    """
+    value = plain_scalar(value)
+    kind = type(value)
+    if kind is float:
+        return value
+    if kind is int or kind is bool:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return None
+
+
 def lookup(name: str, facts: dict, bb: dict | None = None):
     """The value of ``name``: the fact snapshot wins over the blackboard; a missing name is ``_MISSING``.
 
@@ -63,6 +116,7 @@ class Condition:
     fn: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "value", plain_scalar(self.value))
         if self.op not in OPS:
             raise ValueError(f"unknown comparison '{self.op}' (known: {' '.join(OPS)})")
         if isinstance(self.value, float) and not math.isfinite(self.value):
@@ -77,17 +131,19 @@ class Condition:
         object.__setattr__(self, "fn", OPS[self.op])
 
     def test(self, actual) -> bool:
-        """The comparison on an already looked-up value; missing or incomparable -> False.
+        """The comparison on an already looked-up value; missing or incomparable -> False. Numpy scalars compare
+        as the Python values they hold; the result must be true by ``truth`` (the rule gates use too).
 
+        >>> import numpy as np
         >>> c = Condition("ammo", ">", 0)
-        >>> c.test(5), c.test("many"), c.test(_MISSING)
-        (True, False, False)
+        >>> c.test(5), c.test("many"), c.test(_MISSING), c.test(np.int64(2)), Condition("seen").test(np.bool_(True))
+        (True, False, False, True, True)
         """
         if actual is _MISSING:
             return False
         try:
-            return bool(self.fn(actual, self.value))
-        except TypeError:
+            return truth(self.fn(actual, self.value))
+        except (TypeError, ValueError):
             return False
 
     def check(self, facts: dict, bb: dict | None = None) -> bool:

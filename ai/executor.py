@@ -51,7 +51,7 @@ class StepSpec:
 @dataclass
 class Planning:
     """What one brain may plan with: GOAP actions and goals (goal name -> required facts), an HTN domain, a
-    ``StepSpec`` per GOAP action / HTN primitive name, the GOAP expansion ``budget``, the HTN ``depth_limit``
+    ``StepSpec`` per GOAP action / HTN primitive name, the GOAP expansion ``budget``, the HTN ``depth_limit`` and node budget ``htn_budget``
     and how often a failed plan is made again (``max_replans``).
 
     >>> from ai.goap import GoapAction
@@ -67,6 +67,7 @@ class Planning:
     htn_steps: dict = field(default_factory=dict)             # primitive name -> StepSpec
     budget: int = goap.DEFAULT_BUDGET
     depth_limit: int = htn.DEFAULT_DEPTH
+    htn_budget: int = htn.DEFAULT_BUDGET
     max_replans: int = 3
 
     def keys(self) -> set:
@@ -208,7 +209,7 @@ class PlanRunner:
         else:
             if pl.htn_domain is None or goal not in pl.htn_domain.tasks:
                 return False, f"unknown task '{goal}'"
-            result = htn.plan(pl.htn_domain, start, goal, depth_limit=pl.depth_limit)
+            result = htn.plan(pl.htn_domain, start, goal, depth_limit=pl.depth_limit, budget=pl.htn_budget)
             if not result.ok:
                 self._log(ctx, f"htn {goal}: {result.status} from {start}")
                 return False, f"{result.status} for task {goal}"

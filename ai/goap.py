@@ -41,6 +41,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+from ai.conditions import as_number, plain_scalar
+
 PLAN = "plan"
 NO_PLAN = "no plan"
 BUDGET = "budget exhausted"
@@ -148,10 +150,13 @@ class GoapAction:
     procedural: object = None          # optional f(snapshot, target) -> bool, checked against the fact snapshot
 
     def __post_init__(self):
-        if not (isinstance(self.cost, (int, float)) and math.isfinite(self.cost) and self.cost >= 0):
+        cost, per_tile = as_number(self.cost), as_number(self.cost_per_tile)      # numpy scalars count as numbers
+        if cost is None or type(plain_scalar(self.cost)) is bool or not (math.isfinite(cost) and cost >= 0):
             raise ValueError(f"action '{self.name}' needs a finite cost >= 0")
-        if not (math.isfinite(self.cost_per_tile) and self.cost_per_tile >= 0):
+        if per_tile is None or not (math.isfinite(per_tile) and per_tile >= 0):
             raise ValueError(f"action '{self.name}' needs a finite cost_per_tile >= 0")
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "cost_per_tile", per_tile)
         if not self.effects:
             raise ValueError(f"action '{self.name}' has no effects")
 

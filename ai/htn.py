@@ -7,8 +7,10 @@ plan; a *compound* task tries its methods in order, each putting its subtasks
 at the head of the list. When a method fails, every temporary effect applied
 since it was chosen is rolled back (an undo log, so the trace can show it)
 before the next method is tried. (temporary state, pending tasks) pairs
-already explored are not explored again, and decomposition stops at a depth
-limit, so recursive methods cannot expand forever.
+already explored with at least as much depth to spare are not explored again,
+and decomposition stops at a depth limit (nested compound tasks), so recursive
+methods cannot expand forever. The search keeps its own stack: no Python
+recursion, whatever the depth limit.
 
 Planning never touches the world: the temporary state is a copy of the fact
 snapshot, and the result is only a list of primitive tasks for the executor.
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from ai.goap import BUDGET, NO_PLAN, PLAN, satisfied
 
 DEFAULT_DEPTH = 64
+DEFAULT_BUDGET = 5000       # task lists examined before 'budget exhausted' (content may raise it to 10,000)
 
 
 @dataclass(frozen=True)
@@ -147,12 +150,17 @@ class Result:
 
 
 class _Search:
+    """The depth-first search of docs/rules/htn.md, without Python recursion: each task list being solved is a
+    generator on an explicit stack (``run``), so neither a deep decomposition nor a long plan can exhaust the
+    interpreter's stack. A pending task is ``(name, depth)``: its decomposition depth, the number of compound
+    tasks it is nested in (the root is at 0; a method's subtasks are one deeper than their compound)."""
+
     def __init__(self, domain: Domain, state: dict, depth_limit: int, budget: int):
         self.domain = domain
         self.state = dict(state)                    # the temporary state (a copy)
         self.depth_limit = depth_limit
         self.budget = budget
-        self.seen: set = set()
+        self.seen: dict = {}                        # (state, task names) -> the depths it was explored at
         self.trace: list = []
         self.nodes = 0
         self.exhausted = False
@@ -169,22 +177,42 @@ class _Search:
             else:
                 self.state[key] = old
 
-    def solve(self, tasks: tuple, plan: list, depth: int) -> bool:
-        if not tasks:
-            return True
+    def run(self, task: str, plan: list) -> bool:
+        """Solve ``((task, 0),)``; the stack of generators stands in for recursion."""
+        stack = [self.solve(((task, 0),), plan)]
+        value = None
+        while True:
+            try:
+                child = stack[-1].send(value)
+            except StopIteration as stop:
+                stack.pop()
+                value = stop.value
+                if not stack:
+                    return value
+                continue
+            if not child:                           # an empty task list: success, without a frame
+                value = True
+                continue
+            stack.append(self.solve(child, plan))
+            value = None
+
+    def solve(self, tasks: tuple, plan: list):
+        """One task list: yields the task lists to solve next and receives whether they succeeded."""
         if self.nodes >= self.budget:
             self.exhausted = True
             return False
         self.nodes += 1
-        key = (frozenset(self.state.items()), tasks)
-        if key in self.seen:
-            self.trace.append((depth, "dup", list(tasks)))
+        (head, depth), rest = tasks[0], tasks[1:]
+        names = tuple(name for name, _ in tasks)
+        depths = tuple(d for _, d in tasks)
+        key = (frozenset(self.state.items()), names)
+        before = self.seen.get(key)
+        # explored before with as much room (every task no deeper) -> it failed then and fails now; explored only
+        # deeper (a depth cut may have ended it) -> try again with the room there is now
+        if before is not None and all(b <= d for b, d in zip(before, depths)):
+            self.trace.append((depth, "dup", list(names)))
             return False
-        self.seen.add(key)
-        if depth >= self.depth_limit:
-            self.trace.append((depth, "depth", self.depth_limit, tasks[0]))
-            return False
-        head, rest = tasks[0], tasks[1:]
+        self.seen[key] = depths
         task = self.domain.tasks[head]
         if isinstance(task, Primitive):
             if not satisfied(self.state, task.preconditions):
@@ -194,11 +222,14 @@ class _Search:
             undo = self.apply(task.effects)
             plan.append(head)
             self.trace.append((depth, "apply", head, task.effects))
-            if self.solve(rest, plan, depth + 1):
+            if (yield rest):
                 return True
             plan.pop()
             self.rollback(undo)
             self.trace.append((depth, "rollback", head, task.effects))
+            return False
+        if depth >= self.depth_limit:
+            self.trace.append((depth, "depth", self.depth_limit, head))
             return False
         for method in task.methods:
             if not satisfied(self.state, method.preconditions):
@@ -206,7 +237,7 @@ class _Search:
                 self.trace.append((depth, "skip", head, method.name, missing))
                 continue
             self.trace.append((depth, "try", head, method.name, list(method.subtasks)))
-            if self.solve(method.subtasks + rest, plan, depth + 1):
+            if (yield tuple((sub, depth + 1) for sub in method.subtasks) + rest):
                 return True
             # every primitive below rolled back what it applied when its branch failed
             self.trace.append((depth, "failed", head, method.name))
@@ -219,12 +250,13 @@ _ABSENT = object()
 
 
 def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_DEPTH,
-         budget: int = 100_000) -> Result:
+         budget: int = DEFAULT_BUDGET) -> Result:
     """Decompose ``task`` from ``state``. PLAN with the primitive tasks, NO_PLAN, or BUDGET when ``budget``
     nodes were explored without an answer.
 
-    ``state`` is copied (the temporary state); ``depth_limit`` bounds the steps along one path. Raises
-    ``KeyError`` for an unknown ``task``.
+    ``state`` is copied (the temporary state); ``depth_limit`` bounds the decomposition depth: a compound task
+    nested in ``depth_limit`` others is not decomposed (primitive steps do not count, so a method of 20
+    primitives plans with ``depth_limit=1``). Raises ``KeyError`` for an unknown ``task``.
 
     A failed branch rolls back what it applied, so the second method starts from the original state:
 
@@ -241,11 +273,19 @@ def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_D
     >>> again = Domain([], [Compound("loop", (Method("again", {}, ["loop"]),))])
     >>> plan(again, {}, "loop").status
     'no plan'
+
+    No Python recursion: a method recursing on its first subtask runs to the depth limit, whatever it is:
+
+    >>> count = Domain([Primitive("step", {}, {"n": 1})],
+    ...                [Compound("deep", (Method("down", {}, ["deep", "step"]), Method("stop", {}, ["step"])))])
+    >>> result = plan(count, {}, "deep", depth_limit=5000, budget=20_000)
+    >>> result.status, len(result.plan)
+    ('plan', 5000)
     """
     if task not in domain.tasks:
         raise KeyError(task)
     search = _Search(domain, state, depth_limit, budget)
     steps: list = []
-    if search.solve((task,), steps, 0):
+    if search.run(task, steps):
         return Result(PLAN, steps, search.trace, search.nodes)
     return Result(BUDGET if search.exhausted else NO_PLAN, [], search.trace, search.nodes)

@@ -323,8 +323,33 @@ CommanderDecision._SPEC = (
     ("stats", _list(_row(_str, _int, _num)), None), ("ms", _num, None), ("view", _str, None),
 )
 
+@dataclass(slots=True, eq=True)
+class ReflexDecision(Record):
+    """An automatic choice of a player's unit under its stance (systems/reflexes.py): it acquired a target,
+    answered fire, broke off a chase at its leash, reloaded or took a load home, without an order.
+
+    ``trigger`` says what set it off ("enemy in sight", "hit by 12", "leash 8.0 tiles", ...), ``action`` the
+    ledger action kind it submitted (with ``target``, 0 for none) and ``stance`` the unit's stance then.
+    """
+    tick: int
+    entity: int
+    team: int
+    stance: str
+    trigger: str
+    action: str
+    target: int = 0
+
+    kind: ClassVar[str] = "reflex"
+    key_field: ClassVar[str] = "entity"
+
+
+ReflexDecision._SPEC = (
+    ("tick", _int, None), ("entity", _int, None), ("team", _int, None), ("stance", _str, None),
+    ("trigger", _str, None), ("action", _str, None), ("target", _int, None),
+)
+
 #: every kind of top-level decision record, by its ``kind`` name
-RECORD_KINDS: dict[str, type[Record]] = {cls.kind: cls for cls in (NpcDecision, CommanderDecision)}
+RECORD_KINDS: dict[str, type[Record]] = {cls.kind: cls for cls in (NpcDecision, CommanderDecision, ReflexDecision)}
 
 
 def from_wire(data, path: str = "") -> Record:

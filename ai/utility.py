@@ -17,7 +17,8 @@ retreat, ...). Scoring a candidate against a read-only fact snapshot:
 Selecting (``ModeSelector.decide``) is deterministic: the highest score wins, ties go
 to the smallest candidate id. An ordinary switch away from a feasible, running
 current mode needs ``new - current > margin`` (0.1) *and* the current mode held
-for ``min_hold`` seconds (0.3). Invalidation (the current mode's gates fail, or its
+for ``min_hold`` seconds (0.3); both exactly at the boundary: time in whole host ticks
+(``held_enough``), the gain above the margin by more than ``PRECISION`` = 1e-9 (``gain_enough``). Invalidation (the current mode's gates fail, or its
 execution ended: target destroyed, path failed, out of ammo, action ended) and
 emergencies (checked in their configured priority order) bypass both
 thresholds but never a candidate's own gates. A mode that *failed* (or whose
@@ -36,7 +37,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ai.conditions import Condition, _MISSING
+from ai.conditions import Condition, _MISSING, as_number, plain_scalar, truth
 from ai.curves import Curve
 from ai.records import CandidateScore
 from ai.status import FAILURE, RUNNING, SUCCESS
@@ -44,6 +45,8 @@ from ai.status import FAILURE, RUNNING, SUCCESS
 EPS = 1e-6
 MARGIN = 0.1
 MIN_HOLD = 0.3
+TICK_HZ = 30            # the host's ticks per second (game.TICK_HZ): time thresholds are counted in its ticks
+PRECISION = 1e-9        # score margins are compared at this precision: gain must exceed margin + PRECISION
 
 # why a decision came out as it did
 ORDINARY = "ordinary"            # highest score, thresholds met (or nothing was running)
@@ -138,11 +141,17 @@ class Emergency:
 
 
 def _plain(value):
-    """Facts in a record: numbers, bools, strings; anything else by its repr."""
+    """Facts in a record: numbers, bools, strings (numpy scalars as their Python value); anything else by its repr.
+
+    >>> import numpy as np
+    >>> _plain(np.bool_(True)), _plain(np.int64(3)), _plain(np.float64(0.5)), _plain(float("nan"))
+    (True, 3, 0.5, 'nan')
+    """
+    value = plain_scalar(value)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
+        return float(value) if math.isfinite(value) else repr(value)
     return repr(value)
 
 
@@ -198,7 +207,7 @@ def make_scorer(candidate: Candidate):
                 eligible = False
                 continue
             try:
-                ok = fn(actual, value) is True
+                ok = truth(fn(actual, value))
             except TypeError:
                 ok = False
             gates.append((label, actual if type(actual) in simple else plain(actual), ok))
@@ -248,10 +257,10 @@ def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: lis
         if raw is _MISSING and bb is not None:
             raw = bb.get(name, _MISSING)
         weight_rec = _plain(pref.weight)
-        kind = type(raw)
-        if kind is int or kind is bool:
-            raw = float(raw)
-        elif kind is not float:
+        number = as_number(raw) if raw is not _MISSING else None
+        if number is not None:
+            raw = number
+        else:
             prefs.append((name, None if raw is _MISSING else _plain(raw), None, None, weight_rec))
             problem = f"input '{name}' is missing" if raw is _MISSING else f"input '{name}' is not a number ({raw!r})"
             return _ineligible(candidate.id, gates, prefs, problem)
@@ -277,6 +286,16 @@ def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: lis
     if not weight_sum > 0:
         return _ineligible(candidate.id, gates, prefs, "weights sum to zero")
     return CandidateScore(candidate.id, True, math.exp(log_sum / weight_sum), gates, prefs, [])
+
+
+def hold_ticks(min_hold: float, tick_hz: int = TICK_HZ) -> int:
+    """The whole ticks a ``min_hold`` of seconds stands for: rounded up, after rounding ``min_hold * tick_hz`` to
+    1e-6 of a tick (``8.3 * 30`` is ``249.00000000000003``, which is 249 ticks, not 250).
+
+    >>> hold_ticks(0.3), hold_ticks(8.3), hold_ticks(0.31), hold_ticks(0.0), hold_ticks(0.3, 10)
+    (9, 249, 10, 0, 3)
+    """
+    return math.ceil(round(min_hold * tick_hz, 6))
 
 
 @dataclass
@@ -344,7 +363,7 @@ class ModeSelector:
     """
 
     def __init__(self, candidates, emergencies=(), margin: float = MARGIN, min_hold: float = MIN_HOLD,
-                 eps: float = EPS):
+                 eps: float = EPS, tick_hz: int = TICK_HZ):
         self.candidates = tuple(sorted(candidates, key=lambda c: c.id))   # stable id order
         ids = [c.id for c in self.candidates]
         if len(set(ids)) != len(ids):
@@ -358,6 +377,52 @@ class ModeSelector:
         self.margin = float(margin)
         self.min_hold = float(min_hold)
         self.eps = float(eps)
+        self.tick_hz = int(tick_hz)
+        if self.tick_hz < 1:
+            raise ValueError("tick_hz must be a whole number of ticks per second >= 1")
+        self.hold_ticks = hold_ticks(self.min_hold, self.tick_hz)
+
+    def held_enough(self, held: float) -> bool:
+        """Whether a mode that has run ``held`` seconds may be left by an ordinary switch: both are counted in
+        whole ticks (the ticks completed: ``held * tick_hz`` rounded to 1e-6 of a tick, then down), so a mode held
+        exactly ``min_hold`` may switch although ``0.7 - 0.4`` is ``0.29999999999999993`` in floating point, and
+        one held 0.29 s (8.7 ticks) may not.
+
+        >>> sel = ModeSelector([Candidate("a")])                 # min_hold 0.3 s = 9 ticks at 30 Hz
+        >>> sel.hold_ticks, sel.held_enough(0.7 - 0.4), sel.held_enough(0.29), sel.held_enough(8 / 30)
+        (9, True, False, False)
+        """
+        return math.floor(round(held * self.tick_hz, 6)) >= self.hold_ticks
+
+    def gain_enough(self, gain: float) -> bool:
+        """Whether a score ``gain`` beats the margin: strictly greater at ``PRECISION`` (1e-9), so a gain a designer
+        reads as exactly the margin (``0.18 - 0.08`` is ``0.09999999999999999``, other pairs give
+        ``0.10000000000000003``) never switches, and one of ``margin + 1e-6`` does.
+
+        >>> sel = ModeSelector([Candidate("a")])
+        >>> sel.gain_enough(0.18 - 0.08), sel.gain_enough(0.1 + 3e-17), sel.gain_enough(0.100001)
+        (False, False, True)
+        """
+        return gain - self.margin > PRECISION
+
+    def emergency(self, scores: dict[str, CandidateScore], facts: dict, bb: dict | None = None, exclude=()):
+        """The first emergency (priority order) whose candidate is eligible and not excluded and whose ``when``
+        conditions all hold, or None. ``decide`` and a brain's reselection after a release both ask this, so an
+        emergency that fires at either wins it.
+
+        >>> from ai.conditions import Condition
+        >>> sel = ModeSelector([Candidate("fight"), Candidate("flee")],
+        ...                    emergencies=[Emergency("low_hp", (Condition("hp", "<", 20),), "flee")])
+        >>> scores = sel.score_all({"hp": 10})
+        >>> sel.emergency(scores, {"hp": 10}).id, sel.emergency(scores, {"hp": 10}, None, {"flee"})
+        ('low_hp', None)
+        """
+        for em in self.emergencies:
+            if em.candidate in exclude or not scores[em.candidate].eligible:
+                continue
+            if all(c.check(facts, bb) for c in em.when):
+                return em
+        return None
 
     def score_all(self, facts: dict, bb: dict | None = None) -> dict[str, CandidateScore]:
         """Every candidate scored on ``facts`` (and the blackboard ``bb``): id -> ``CandidateScore``, in id order.
@@ -421,14 +486,12 @@ class ModeSelector:
             elif status == SUCCESS:
                 invalid = f"{current} ended: {status_reason or 'done'}"
 
-        for em in self.emergencies:
-            if em.candidate in exclude or not scores[em.candidate].eligible:
-                continue
-            if all(c.check(facts, bb) for c in em.when):
-                if em.candidate == current and invalid is None:
-                    return Decision(current, False, EMERGENCY, f"emergency {em.id} keeps {current}", em.id, scores)
-                return Decision(em.candidate, True, EMERGENCY,
-                                f"emergency {em.id}" + (f" ({invalid})" if invalid else ""), em.id, scores)
+        em = self.emergency(scores, facts, bb, exclude)
+        if em is not None:
+            if em.candidate == current and invalid is None:
+                return Decision(current, False, EMERGENCY, f"emergency {em.id} keeps {current}", em.id, scores)
+            return Decision(em.candidate, True, EMERGENCY,
+                            f"emergency {em.id}" + (f" ({invalid})" if invalid else ""), em.id, scores)
 
         best = self.best(scores, exclude)
         if current is None or invalid is not None:
@@ -444,14 +507,15 @@ class ModeSelector:
             return Decision(current, False, KEPT, f"{current} scores {cur_score:.3f}", None, scores)
         new_score = scores[best].score
         gain = new_score - cur_score
-        if gain > self.margin and held >= self.min_hold:
+        gain_ok, held_ok = self.gain_enough(gain), self.held_enough(held)
+        if gain_ok and held_ok:
             return Decision(best, True, ORDINARY,
                             f"{best} {new_score:.3f} beats {current} {cur_score:.3f} by {gain:.3f} after {held:.2f} s",
                             None, scores)
         why = []
-        if not gain > self.margin:
+        if not gain_ok:
             why.append(f"gain {gain:.3f} is not > {self.margin:g}")
-        if not held >= self.min_hold:
+        if not held_ok:
             why.append(f"{current} held {held:.2f} s < {self.min_hold:g} s")
         return Decision(current, False, HELD, f"{best} {new_score:.3f} vs {current} {cur_score:.3f}: " + "; ".join(why),
                         None, scores)

@@ -166,11 +166,16 @@ def outcome(rc, err: str) -> str:
     return f"exit {rc} with {len(lines)} lines: {err.strip()[:200]}"
 
 
-def replay_commands(path: str, tick: int, entity: int) -> list[list[str]]:
-    return [["replay", path, "--verify"], ["replay", path, "--to", str(tick)],
-            ["explain", path, "--tick", str(tick), "--entity", str(entity)],
-            ["explain", path, "--tick", str(tick), "--commander", "0", "--json"],
-            ["report", path, "-o", path + ".svg"]]
+def replay_commands(path: str, tick: int, entity: int, good: str | None = None) -> list[list[str]]:
+    """Every command that reads a replay (``diff`` against the good one, ``verify`` on the bad one's folder, in
+    this process with one worker)."""
+    out = [["replay", path, "--verify"], ["replay", path, "--to", str(tick)],
+           ["explain", path, "--tick", str(tick), "--entity", str(entity)],
+           ["explain", path, "--tick", str(tick), "--commander", "0", "--json"],
+           ["report", path, "-o", path + ".svg"]]
+    if good is not None:
+        out += [["diff", good, path], ["verify", os.path.dirname(path), "--workers", "1", "--no-progress"]]
+    return out
 
 
 def make_good(folder: str, ticks: int = 120) -> tuple[str, str]:
@@ -214,8 +219,9 @@ def fuzz(cases: int, seed: int, folder: str | None = None, progress: bool = Fals
             commands = [["match", "--load", path, "--ticks", "60", "--json"]]
         else:
             data, what = hostile_file(replay_bytes, REPLAY_MAGIC, case_rng)
-            path = os.path.join(folder, "bad.rtsreplay")
-            commands = [case_rng.choice(replay_commands(path, case_rng.choice([0, 30, 90, 119]), 30))]
+            os.makedirs(os.path.join(folder, "bad"), exist_ok=True)
+            path = os.path.join(folder, "bad", "bad.rtsreplay")
+            commands = [case_rng.choice(replay_commands(path, case_rng.choice([0, 30, 90, 119]), 30, good_replay))]
         with open(path, "wb") as fh:
             fh.write(data)
         for argv in commands:
@@ -226,9 +232,8 @@ def fuzz(cases: int, seed: int, folder: str | None = None, progress: bool = Fals
         if progress and case % 50 == 49:
             print(f"{case + 1} cases, {dict(counts)}", file=sys.stderr)
     if own:
-        for name in os.listdir(folder):
-            os.unlink(os.path.join(folder, name))
-        os.rmdir(folder)
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
     return {"cases": cases, "seed": seed, "counts": dict(counts), "findings": findings,
             "seconds": round(time.perf_counter() - started, 1)}
 

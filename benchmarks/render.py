@@ -2,6 +2,9 @@
 
 - frame time with 500 units on screen (the whole map in view, every unit and its health bar drawn), beside the
   same window drawing an empty scene (map, HUD and minimap, no units);
+- a frame with 500 units under the player's fog of war (the team's view: a fog texture, unseen enemies left out)
+  and a fight's effects (300 tracers with muzzle and hit flashes, 40 fading bodies, order markers, a minimap
+  ping), as a ratio to the empty scene (target: within 2x);
 - the simulation's tick rate while the window renders in real time (frames paced by the wall clock, the fixed
   step clock turning real time into ticks): it stays at 30 ticks per second of real time, beside the same
   match's headless ticks/s.
@@ -10,16 +13,17 @@ A frame is timed from on_draw to the GPU having finished it (``ctx.finish()``).
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 
 
-def _window(units: int):
+def _window(units: int, player_team: int | None = None):
     from benchmarks.run import scaled_content
     from content.loader import load_content
     from game.app.views.play import PlayWindow
     content, sid = scaled_content(load_content(), units, ai="brain")
-    win = PlayWindow(content, sid, 1, player_team=None, difficulty=None)
+    win = PlayWindow(content, sid, 1, player_team=player_team, difficulty=None, mute=True)
     win.camera.zoom = min(win.width / (win.world.tilemap.width * 16), win.height / (win.world.tilemap.height * 16))
     return win
 
@@ -51,6 +55,57 @@ def bench_frames(units: int = 500, frames: int = 60) -> dict:
         win.scene.draw_units = True
         return {"units": drawn, "frame_ms": round(full, 2), "empty_frame_ms": round(empty, 2),
                 "extra_ms": round(full - empty, 2)}
+    finally:
+        win.close()
+
+
+def _effects(win, shots: int = 300, deaths: int = 40) -> None:
+    """A big fight's worth of effects, made up so every frame draws the same amount (none of them expire)."""
+    import esper
+    from components import Position, Team, UnitKind
+    world = win.world
+    world.activate()
+    units = sorted((e, p.x, p.y, t.team) for e, (p, t, _k) in esper.get_components(Position, Team, UnitKind))
+    rows = []
+    for i in range(shots):                       # shots within a weapon's range (6 tiles), in every direction
+        _e, x, y, _t = units[i % len(units)]
+        a = 2 * math.pi * i / shots
+        rows.append(("shot", 0, 0, x, y, x + 6 * math.cos(a), y + 6 * math.sin(a), i % 2 == 0, 1.0))
+    for i in range(deaths):
+        _e, x, y, team = units[(i * 11) % len(units)]
+        rows.append(("death", 0, team, "rifle", x, y, 0, 0))
+    effects = win.scene.effects
+    saved = win.scene.view_team
+    win.scene.view_team = None                   # every made-up effect is drawn, whoever would see it
+    effects.add(rows)
+    win.scene.view_team = saved
+    for x, y, _t in [(u[1], u[2], u[3]) for u in units[:8]]:
+        effects.mark(x, y, attack=_t == 1)
+    effects.ping(10, 10)
+    effects.TRACER_S = effects.HIT_S = effects.FLASH_S = effects.DEATH_S = effects.MARK_S = 1e9
+
+
+def bench_fog_effects(units: int = 500, frames: int = 60) -> dict:
+    """The player's view of a big fight (fog of war and effects) against the empty scene of the same window."""
+    win = _window(units, player_team=0)
+    try:
+        win.clock.paused = True
+        win.show_help = False
+        for _ in range(6):                                      # the fog's first update
+            win.world.step()
+        win.on_update(0)
+        _effects(win)
+        full = _frame_ms(win, frames)
+        scene = win.scene
+        effects, scene.effects = scene.effects, type(scene.effects)(scene)
+        scene.draw_units = False
+        view, scene.view_team = scene.view_team, None           # no fog drawn
+        win.selected = []
+        empty = _frame_ms(win, frames)
+        scene.effects, scene.draw_units, scene.view_team = effects, True, view
+        return {"units": len(scene.units), "tracers": len(effects.shots), "frame_ms": round(full, 2),
+                "empty_frame_ms": round(empty, 2), "ratio": round(full / empty, 2), "target_ratio": 2.0,
+                "meets_target": full / empty <= 2.0}
     finally:
         win.close()
 
@@ -87,7 +142,7 @@ def bench_realtime(units: int = 500, seconds: float = 4.0) -> dict:
 def run() -> dict:
     if not os.environ.get("DISPLAY"):
         return {"skipped": "no display: run `xvfb-run -a rts bench --suite render`"}
-    return {"frames": bench_frames(), "realtime": bench_realtime()}
+    return {"frames": bench_frames(), "fog_effects": bench_fog_effects(), "realtime": bench_realtime()}
 
 
 def print_report(r: dict) -> None:
@@ -97,6 +152,12 @@ def print_report(r: dict) -> None:
     f, rt = r["frames"], r["realtime"]
     print(f"frame with {f['units']} units on screen: {f['frame_ms']:.2f} ms; empty scene {f['empty_frame_ms']:.2f} ms "
           f"(+{f['extra_ms']:.2f} ms for the units)")
+    fe = r.get("fog_effects")
+    if fe:
+        print(f"the player's view of a fight ({fe['units']} units, fog of war, {fe['tracers']} tracers, flashes, "
+              f"bodies, markers): {fe['frame_ms']:.2f} ms, {fe['ratio']:.2f}x the empty scene's "
+              f"{fe['empty_frame_ms']:.2f} ms (target {fe['target_ratio']:g}x: "
+              f"{'met' if fe['meets_target'] else 'MISSED'})")
     print(f"{rt['units']} units in the window in real time: {rt['ticks_per_s_windowed']:.1f} ticks per second at "
           f"{rt['fps']:.0f} fps (the game runs at 30); headless the same match runs {rt['headless_ticks_per_s']:.0f} "
           f"ticks/s")

@@ -87,6 +87,20 @@ class Controller:
 
 
 @dataclass(slots=True)
+class Stance:
+    """How a unit acts on its own when it has no order (systems/reflexes.py): mode 'aggressive', 'defensive',
+    'hold' or 'passive'. ``attacker``/``hit_tick``: who last hit it, and when (set by combat); ``anchor_x``/
+    ``anchor_y``: where it stood when a reflex took it off (the leash is measured from there; ``anchored``
+    false: no reflex chase under way)."""
+    mode: str = "aggressive"
+    attacker: int = 0
+    hit_tick: int = -1_000_000
+    anchored: bool = False
+    anchor_x: float = 0.0
+    anchor_y: float = 0.0
+
+
+@dataclass(slots=True)
 class Inventory:
     keys: int = 0
 
@@ -194,7 +208,7 @@ class Memory:
 
 ALL_COMPONENTS: tuple[type, ...] = (
     Position, Mover, Health, Team, Weapon, Ammo, Squad, Selectable, UnitKind,
-    Controller, Inventory, Door, Pickup, SquadOrder, ResourceField, Stockpile, Building, Worker, Rally,
+    Controller, Inventory, Door, Pickup, SquadOrder, ResourceField, Stockpile, Building, Worker, Rally, Stance,
 )
 
 

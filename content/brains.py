@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ai import bt
+from ai import bt, htn
 from ai.brain import Brain
 from ai.conditions import Condition
 from ai.curves import Curve
@@ -25,6 +25,10 @@ from ai.hfsm import Machine, State, Transition
 from ai.utility import Candidate, Emergency, Preference, ModeSelector
 from content.catalog import ACTIONS, FACTS, suggest
 from content.schema import BrainDef
+
+MAX_TREE_DEPTH = 64       # levels of a behavior tree: ticking recurses once per level, far below Python's limit
+MAX_STATE_DEPTH = 16      # levels of nested HFSM states
+from game import TICK_HZ
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -51,6 +55,38 @@ class Checks:
         if isinstance(value, str) and value.startswith("$"):
             self.fact(path, value[1:])
 
+    # -- types, from the fact catalog (systems/perception.py FACTS) and the blackboard's literal writes ---------
+    types: dict = {}
+
+    def kind_of(self, value):
+        """'number', 'bool', 'str' for a literal; a '$name' reference's type; None when it cannot be known."""
+        if isinstance(value, bool):
+            return "bool"
+        if isinstance(value, (int, float)):
+            return "number"
+        if isinstance(value, str):
+            return self.types.get(value[1:]) if value.startswith("$") else "str"
+        return None
+
+    def check_condition(self, path: tuple, fact: str, op: str, value) -> None:
+        """The constant and the comparison fit the fact's type (``path``: the condition's table)."""
+        kind = self.types.get(fact)
+        if kind is None:
+            return
+        want = _WORDS[kind]
+        if op not in ("==", "!=") and kind != "number":
+            self.bad(path + ("op",), f"'{fact}' is {want}: only == and != compare it, not {op}")
+        elif self.kind_of(value) != kind:
+            self.bad(path + ("value",), f"'{fact}' is {want}, so it is compared with {want}, not {value!r}")
+
+    def check_number(self, path: tuple, value, what: str) -> None:
+        """``value`` (a literal or a '$reference') must be a number."""
+        kind = self.kind_of(value)
+        if kind is not None and kind != "number":
+            shown = f"'{value}' is {_WORDS[kind]}" if isinstance(value, str) and value.startswith("$") \
+                else f"{str(value).lower() if isinstance(value, bool) else repr(value)} is {_WORDS[kind]}"
+            self.bad(path, f"{what} must be a number (a literal or a '$fact' that is a number); {shown}")
+
 
 class _Checker(Checks):
     def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
@@ -66,10 +102,12 @@ class _Checker(Checks):
             for node in tdef.nodes.values():
                 bb_keys |= {getattr(node, key.name) for key in bt.NODE_TYPES[node.type].keys if key.role == "writes"}
         super().__init__(set(FACTS) | bb_keys | set(extra_facts))
+        self.types = _fact_types(bdef, bb_keys)
 
     def conditions(self, path: tuple, conds) -> None:
         for i, c in enumerate(conds):
             self.fact(path + (i, "fact"), c.fact)
+            self.check_condition(path + (i,), c.fact, c.op, c.value)
 
     def run(self) -> list[tuple[tuple, str]]:
         b = self.b
@@ -90,6 +128,10 @@ class _Checker(Checks):
             self.conditions(("candidates", cid, "gates"), cand.gates)
             for i, pref in enumerate(cand.preferences):
                 self.fact(("candidates", cid, "preferences", i, "input"), pref.input)
+                kind = self.types.get(pref.input)
+                if kind is not None and kind != "number" and kind != "bool":
+                    self.bad(("candidates", cid, "preferences", i, "input"),
+                             f"'{pref.input}' is {_WORDS[kind]}; a preference reads a number")
         for i, em in enumerate(b.emergencies):
             if em.candidate not in b.candidates:
                 self.bad(("emergencies", i, "candidate"),
@@ -123,6 +165,10 @@ class _Checker(Checks):
                     self.bad(("states", sid, "parent"), "parent cycle: " + " -> ".join(seen + [p]))
                     break
                 seen.append(p)
+                if len(seen) > MAX_STATE_DEPTH:
+                    self.bad(("states", sid, "parent"), f"state '{sid}' is nested more than {MAX_STATE_DEPTH} "
+                                                        f"levels deep; state machines are limited to that")
+                    break
                 p = states[p].parent
         for sid, sdef in states.items():
             kids = children[sid]
@@ -158,10 +204,19 @@ class _Checker(Checks):
             return
         reached: dict[str, tuple] = {}
         stack = [(tdef.root, base + ("root",), (tdef.root,))]
+        too_deep = False
         while stack:
             nid, where, trail = stack.pop()
             if nid not in nodes:
                 self.bad(where, f"unknown node '{nid}'{suggest(nid, nodes)}")
+                continue
+            if len(trail) > MAX_TREE_DEPTH and nid not in trail[:-1]:
+                if not too_deep:
+                    self.bad(where, f"tree '{tid}' is more than {MAX_TREE_DEPTH} nodes deep here "
+                                    f"({' -> '.join(trail[:3])} -> ... -> {nid}); trees are limited to "
+                                    f"{MAX_TREE_DEPTH} levels")
+                too_deep = True
+                reached[nid] = where
                 continue
             if nid in reached:
                 kind = "cycle" if nid in trail[:-1] else "node used twice"
@@ -177,12 +232,14 @@ class _Checker(Checks):
                 if key.role:
                     self.ROLE_CHECKS[key.role](self, npath + (key.name,), getattr(node, key.name), node)
         for nid in nodes:
-            if nid not in reached:
+            if nid not in reached and not too_deep:
                 self.bad(base + ("nodes", nid), f"node '{nid}' is not reachable from the root '{tdef.root}'")
 
     # -- one check per key role (ai.bt.ROLES): (key path, the key's value, the node's table) ------------------
     def _fact_key(self, path, value, node) -> None:
         self.fact(path, value)
+        if hasattr(node, "op") and hasattr(node, "value"):          # a condition node: fact op value
+            self.check_condition(path[:-1], value, node.op, node.value)
 
     def _written_key(self, path, value, node) -> None:
         """Nothing to check: ``__init__`` made the key a known fact for the whole brain."""
@@ -204,6 +261,11 @@ class _Checker(Checks):
     def _action_key(self, path, value, node) -> None:
         if value not in ACTIONS:
             self.bad(path, f"unknown action '{value}'{suggest(value, ACTIONS)} (known: {', '.join(ACTIONS)})")
+            return
+        params = getattr(node, "params", None) or {}
+        for name, want in ACTIONS[value].get("param_types", {}).items():
+            if want == "number" and name in params:
+                self.check_number(path[:-1] + ("params", name), params[name], f"{value}'s {name}")
 
     def _conditions_key(self, path, value, node) -> None:
         self.conditions(path, value)
@@ -230,6 +292,39 @@ class _Checker(Checks):
     ROLE_CHECKS = {"fact": _fact_key, "writes": _written_key, "ref": _ref_key, "entity": _entity_key,
                    "action": _action_key, "conditions": _conditions_key, "threshold": _threshold_key,
                    "goap_goal": _goap_goal_key, "htn_task": _htn_task_key}
+
+
+_WORDS = {"number": "a number", "bool": "true or false", "str": "text"}
+_FACT_KINDS = {"float": "number", "int": "number", "entity": "number", "bool": "bool", "str": "str"}
+
+
+def _fact_types(bdef: BrainDef, bb_keys) -> dict:
+    """Fact or blackboard key -> 'number', 'bool' or 'str' where it is known: the fact catalog's types, and a
+    blackboard key that on_enter / on_exit hooks only ever set to values of one type (a key a tree node writes,
+    or set to mixed types, is not known, so it is not checked)."""
+    out = {name: _FACT_KINDS[t] for name, (t, _doc) in FACTS.items() if t in _FACT_KINDS}
+    written: dict = {}
+    for sdef in bdef.states.values():
+        for hook in (sdef.on_enter, sdef.on_exit):
+            for key, value in hook.items():
+                if isinstance(value, bool):
+                    kind = "bool"
+                elif isinstance(value, (int, float)):
+                    kind = "number"
+                elif isinstance(value, str) and value.startswith("$"):
+                    t = FACTS.get(value[1:], ("?", ""))[0]
+                    kind = _FACT_KINDS.get(t)
+                else:
+                    kind = "str"
+                written.setdefault(key, set()).add(kind)
+    node_written = set()
+    for tdef in bdef.trees.values():
+        for node in tdef.nodes.values():
+            node_written |= {getattr(node, key.name) for key in bt.NODE_TYPES[node.type].keys if key.role == "writes"}
+    for key, kinds in written.items():
+        if key not in out and key not in node_written and len(kinds) == 1 and None not in kinds:
+            out[key] = next(iter(kinds))
+    return out
 
 
 def _article(word: str) -> str:
@@ -261,6 +356,54 @@ def _curve(cdef) -> Curve:
     return Curve(cdef.type, params, tuple(tuple(p) for p in cdef.points or ()))
 
 
+def _satisfiable(conds) -> bool:
+    """Whether some value satisfies every condition in ``conds`` (all on one fact). Exact for the comparisons a
+    condition can make: if any value does, one of the constants, a midpoint between two, or one past the extremes
+    does."""
+    consts = [c.value for c in conds]
+    nums = sorted({float(v) for v in consts if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    trial = list(consts) + [True, False]
+    if nums:
+        trial += [nums[0] - 1.0, nums[-1] + 1.0] + [(a + b) / 2 for a, b in zip(nums, nums[1:])]
+    return any(all(_cond(c).test(v) for c in conds) for v in trial)
+
+
+def brain_warnings(bdef: BrainDef) -> list[tuple[tuple, str]]:
+    """What is legal but cannot do anything, as (key path, message): a state nothing enters (no candidate runs
+    it, it is not the idle state, no transition leads to it, it is not its parent's initial state), and a
+    candidate whose own gates contradict each other (it can never be chosen)."""
+    out = []
+    states = bdef.states
+    start = [c.state or cid for cid, c in bdef.candidates.items()] + ([bdef.idle_state] if bdef.idle_state else [])
+    reached: set[str] = set()
+    todo = [s for s in start if s in states]
+    while todo:
+        sid = todo.pop()
+        if sid in reached:
+            continue
+        reached.add(sid)
+        sdef = states[sid]
+        more = [tr.to for tr in sdef.transitions] + ([sdef.initial] if sdef.initial else [])
+        if sdef.parent:
+            more.append(sdef.parent)
+        todo.extend(m for m in more if m in states and m not in reached)
+    for sid in states:
+        if sid not in reached:
+            out.append((("states", sid), f"state '{sid}' is unreachable: no candidate runs it, no transition "
+                                         f"leads to it and it is no parent's initial state"))
+    for cid, cand in bdef.candidates.items():
+        by_fact: dict[str, list] = {}
+        for g in cand.gates:
+            by_fact.setdefault(g.fact, []).append(g)
+        for fact, conds in by_fact.items():
+            if len(conds) > 1 and not _satisfiable(conds):
+                labels = " and ".join(_cond(c).label for c in conds)
+                out.append((("candidates", cid, "gates"), f"candidate '{cid}' is never chosen: its gates {labels} "
+                                                          f"cannot all hold"))
+                break
+    return out
+
+
 def build_node(nid: str, nodes: dict) -> bt.Node:
     """The runtime node ``nid`` of a checked tree (``nodes``: node name -> validated table), children first."""
     node = nodes[nid]
@@ -276,7 +419,8 @@ def build_planning(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Plann
     return Planning(goap_actions=list(g["actions"]) if g else [], goap_goals=dict(g["goals"]) if g else {},
                     goap_steps=dict(g["steps"]) if g else {}, htn_domain=h["domain"] if h else None,
                     htn_steps=dict(h["steps"]) if h else {}, budget=g["budget"] if g else 5000,
-                    depth_limit=h["depth_limit"] if h else 64, max_replans=bdef.max_replans)
+                    depth_limit=h["depth_limit"] if h else 64,
+                    htn_budget=h["budget"] if h else htn.DEFAULT_BUDGET, max_replans=bdef.max_replans)
 
 
 def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:
@@ -293,6 +437,6 @@ def build_brain(bdef: BrainDef, goap_domains=None, htn_domains=None) -> Brain:
                                   for p in c.preferences), c.state)
                   for cid, c in bdef.candidates.items()]
     emergencies = [Emergency(e.id, tuple(_cond(c) for c in e.when), e.candidate) for e in bdef.emergencies]
-    selector = ModeSelector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold)
+    selector = ModeSelector(candidates, emergencies, bdef.utility.margin, bdef.utility.min_hold, tick_hz=TICK_HZ)
     return Brain(bdef.id, selector, Machine(states), bdef.think_every, bdef.idle_state,
                  build_planning(bdef, goap_domains, htn_domains))

@@ -9,6 +9,7 @@ directory has the same shape)::
     units/*.toml      one unit type per file
     buildings/*.toml  one building type per file
     strategies/*.toml one strategy profile per file (how a team runs its economy and army)
+    difficulties/*.toml one difficulty level per file (how an AI opponent plays: budget, reaction, income)
     commanders/*.toml one tactical commander profile per file
     maps/*.toml       one map per file (or maps/*.tmj, a map drawn in the Tiled editor: content/tiled.py)
     scenarios/*.toml  one scenario per file
@@ -28,16 +29,19 @@ import copy
 import hashlib
 import re
 import tomllib
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from content.brains import build_brain, check_brain
+from content.brains import brain_warnings, build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
 from content.schema import KINDS, BrainDef, BuildingDef, MapDef, ScenarioDef, StrategyDef, UnitDef
 from content.catalog import suggest
-from content.tiled import MAP_SUFFIXES, TiledError, read_map
+from content import toml_guard
+from content.tiled import MAP_SUFFIXES, ReadRefused, TiledError, read_bounded, read_map
 from content.tiles import LEGEND
 from content.toml_lines import key_lines, line_of
 
@@ -51,9 +55,12 @@ class Problem:
     line: int | None
     key: str
     message: str
+    column: int | None = None      # with a line: ``path:line:column:``, as compilers write it
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
+        if self.line and self.column:
+            where += f":{self.column}"
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
@@ -141,8 +148,10 @@ class Content:
     commanders: dict = field(default_factory=dict)    # commander profile id -> its schema model
     buildings: dict = field(default_factory=dict)     # building type id -> its schema model
     strategies: dict = field(default_factory=dict)    # strategy profile id -> its schema model
+    difficulties: dict = field(default_factory=dict)  # difficulty level id -> its schema model
     goap: dict = field(default_factory=dict)          # GOAP domain id -> its schema model
     htn: dict = field(default_factory=dict)           # HTN domain id -> its schema model
+    warnings: tuple = ()                              # Problem rows for what is legal but does nothing
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -155,18 +164,18 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
-_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_TOML_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _read_file(path: Path, shown: str, problems: list[Problem]) -> tuple[dict, str, bytes] | None:
+    """A TOML content file as (data, text, raw bytes), or None after reporting why not, in one line with its line:
+    a regular file of at most ``MAX_FILE_BYTES`` (a FIFO, a device or a symlink loop is refused, never read),
+    UTF-8, within the nesting and number bounds of content/toml_guard.py, and valid TOML (with the line and column
+    of a syntax error; an unclosed bracket is named where it was opened)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            problems.append(Problem(shown, None, "", f"file is {size} bytes; content files are limited to {MAX_FILE_BYTES}"))
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.append(Problem(shown, None, "", f"cannot read file: {exc.strerror or exc}"))
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except ReadRefused as exc:
+        problems.append(Problem(shown, None, "", str(exc)))
         return None
     try:
         text = raw.decode("utf-8")
@@ -174,15 +183,36 @@ def _read_file(path: Path, shown: str, problems: list[Problem]) -> tuple[dict, s
         line = raw[:exc.start].count(b"\n") + 1
         problems.append(Problem(shown, line, "", "file is not valid UTF-8"))
         return None
+    guard = toml_guard.scan(text)
+    if guard.problem is not None:
+        line, column, message = guard.problem
+        problems.append(Problem(shown, line, "", message, column))
+        return None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = _TOML_LINE.search(msg)
-        line = int(m.group(1)) if m else None
-        problems.append(Problem(shown, line, "", "invalid TOML: " + _TOML_LINE.sub("", msg).strip()))
+        problems.append(_toml_syntax(shown, text, str(exc), guard))
+        return None
+    except (ValueError, RecursionError, MemoryError) as exc:       # the guard should leave none of these
+        problems.append(Problem(shown, None, "", f"invalid TOML: {type(exc).__name__}: {str(exc)[:120]}"))
         return None
     return data, text, raw
+
+
+def _toml_syntax(shown: str, text: str, msg: str, guard) -> Problem:
+    """A tomllib syntax error as a problem with its line and column; at the end of the document, the line and
+    column where the unclosed bracket was opened (or the last line's end)."""
+    m = _TOML_LINE.search(msg)
+    what = _TOML_LINE.sub("", msg).replace("(at end of document)", "").strip()
+    if m:
+        return Problem(shown, int(m.group(1)), "", f"invalid TOML: {what}", int(m.group(2)))
+    if guard.unclosed is not None:
+        line, column, bracket = guard.unclosed
+        closer = "]" if bracket == "[" else "}"
+        return Problem(shown, line, "", f"invalid TOML: {what}: the '{bracket}' opened here is never closed with "
+                                        f"'{closer}'", column)
+    lines = text.split("\n")
+    return Problem(shown, len(lines), "", f"invalid TOML: {what} (at the end of the file)", len(lines[-1]) + 1)
 
 
 def _read_tiled(path: Path, problems: list[Problem]) -> tuple[dict, dict, str, bytes] | None:
@@ -204,7 +234,7 @@ def _kind_files(kind_dir: Path, kind: str) -> list[Path]:
 def _display(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):     # not under the working directory, or a symlink loop
         return str(path)
 
 
@@ -241,6 +271,8 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
                     continue
                 data, text, raw = read
                 lines = key_lines(text)
+            if kind in ("units", "buildings"):
+                _resolve_sprite(root, data, shown, lines, problems)
             hasher.update(f"{kind}/{path.name}\0".encode())
             hasher.update(hashlib.blake2b(raw, digest_size=16).digest())
             files.append(shown)
@@ -264,13 +296,43 @@ def _collect_layer(root: Path, is_mod: bool, pending: dict, problems: list[Probl
     return files
 
 
+#: the largest sprite image a mod may ship (bytes)
+MAX_SPRITE_BYTES = 4 * 1024 * 1024
+
+
+def _resolve_sprite(root: Path, data: dict, shown: str, lines, problems: list[Problem]) -> None:
+    """``look.sprite``: an Arcade resource stays as it is; a path is made absolute inside the content root (the mod's
+    folder) and checked: a PNG file that exists, not too big, and never outside the folder (``..``, absolute paths
+    and symbolic links leading out are refused)."""
+    look = data.get("look")
+    sprite = look.get("sprite") if isinstance(look, dict) else None
+    if not isinstance(sprite, str) or not sprite or sprite.startswith(":resources:"):
+        return
+    line = line_of(lines, ("look", "sprite")) or line_of(lines, ("look",))
+    base = root.resolve()
+    try:
+        path = (base / sprite).resolve()
+        inside = path.is_relative_to(base) and not Path(sprite).is_absolute()
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is outside the mod's folder"))
+    elif path.suffix.lower() != ".png" or not path.is_file():
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is not a PNG file in the mod's folder"))
+    elif path.stat().st_size > MAX_SPRITE_BYTES or path.read_bytes()[:8] != b"\x89PNG\r\n\x1a\n":
+        problems.append(Problem(shown, line, "look.sprite", f"'{sprite}' is not a PNG image of at most 4 MiB"))
+    else:
+        look["sprite"] = str(path)
+
+
 def _clean_loc(data, loc: tuple) -> tuple:
     """Drop the tag pydantic inserts into the location of a 'type'-discriminated union member."""
     out = []
     node = data
-    for part in loc:
-        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
-            continue
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and isinstance(part, str) and node.get("type") == part and (
+                part not in node or (i + 1 < len(loc) and not isinstance(node[part], (dict, list)))):
+            continue                  # the union's tag (an 'action' node's tag is also one of its keys)
         out.append(part)
         try:
             node = node[part]
@@ -279,14 +341,94 @@ def _clean_loc(data, loc: tuple) -> tuple:
     return tuple(out)
 
 
+def _model_at(tp, node):
+    """The pydantic model class that ``tp`` (an annotation) stands for at ``node`` (the data there), or None:
+    Annotated, Optional, list and dict are looked through; a union of models is resolved by the node's 'type'."""
+    for _ in range(16):                                  # bounded: annotations nest a few levels at most
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return tp
+        origin = typing.get_origin(tp)
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if origin is typing.Annotated:
+            tp = args[0]
+        elif origin in (typing.Union, types.UnionType):
+            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+            tag = node.get("type") if isinstance(node, dict) else None
+            for m in models:
+                field = m.model_fields.get("type")
+                if field is not None and tag in typing.get_args(field.annotation):
+                    return m
+            return models[0] if len(models) == 1 else None
+        else:
+            return None
+    return None
+
+
+def _known_keys(kind: str, data, loc: tuple) -> list[str] | None:
+    """The keys the schema allows in the table holding ``loc``'s last key (for "did you mean"), or None."""
+    model, node = KINDS[kind], data
+    try:
+        for part in loc[:-1]:
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                field = model.model_fields.get(part)
+                if field is None:
+                    return None
+                model = field.annotation
+            else:                                        # an item of a list or dict: its element type
+                args = [a for a in typing.get_args(_unwrap(model)) if a is not type(None)]
+                model = args[-1] if args else None
+            node = node[part]
+            model = _model_at(model, node) or model
+        model = _model_at(model, node)
+        return list(model.model_fields) if model is not None else None
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _unwrap(tp):
+    """``tp`` without Annotated and Optional layers (for list and dict element types)."""
+    for _ in range(16):
+        origin = typing.get_origin(tp)
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if origin is typing.Annotated or (origin in (typing.Union, types.UnionType) and len(args) == 1):
+            tp = args[0]
+        else:
+            return tp
+    return tp
+
+
+_SCALAR_TAGS = {"bool", "int", "float", "str"}
+
+
+def _missing_at(data, loc: tuple) -> bool:
+    """Whether ``loc`` names nothing in ``data`` (a tag pydantic added to a location, not a key)."""
+    node = data
+    for part in loc:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return True
+    return False
+
+
 def _validate_model(item: _Pending, problems: list[Problem]):
     model = KINDS[item.kind]
     try:
         return model.model_validate(item.data)
     except ValidationError as exc:
+        said = set()
         for err in exc.errors():
             loc = _clean_loc(item.data, tuple(err["loc"]))
             msg = err["msg"]
+            if loc and loc[-1] in _SCALAR_TAGS and _missing_at(item.data, loc):
+                # one error per member of a scalar union (params.x.bool, params.x.int, ...): say it once, in words
+                loc, msg = loc[:-1], "should be a number, true or false, or text"
+                if loc in said:
+                    continue
+                said.add(loc)
             if err["type"] == "missing":
                 msg = "required key is missing"
             elif err["type"] == "union_tag_invalid":
@@ -295,6 +437,9 @@ def _validate_model(item: _Pending, problems: list[Problem]):
                 msg = f"unknown type '{ctx.get('tag')}' (known: {ctx.get('expected_tags')})"
             elif err["type"] == "union_tag_not_found":
                 msg = "needs a 'type'"
+            elif err["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
+                known = _known_keys(item.kind, item.data, loc)
+                msg = f"unknown key '{loc[-1]}'" + (suggest(loc[-1], known) if known else "")
             elif msg.startswith("Value error, "):
                 msg = msg[len("Value error, "):]
             path, line = item.locate(loc)
@@ -349,20 +494,21 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
         return None
     width = len(rows[0])
     ok = True
-    for r, row in enumerate(rows):
+    if len(rows) > 512 or width > 512:
+        problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
+        return None
+    for r, row in enumerate(rows):              # every bad row at once (at most 512 of them): width, then tiles
         if len(row) != width:
             problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
                                     f"row is {len(row)} tiles wide, the first row is {width}"))
             ok = False
-            break
-        for c, ch in enumerate(row):
-            if ch not in LEGEND:
-                problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
-                                        f"unknown tile {ch!r} at column {c + 1} (known: {''.join(LEGEND)})"))
-                ok = False
-                break
-        if not ok:
-            break
+        bad = [(c, ch) for c, ch in enumerate(row) if ch not in LEGEND]
+        if bad:
+            c, ch = bad[0]
+            more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
+            problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
+                                    f"unknown tile {ch!r} at column {c + 1}{more} (known: {''.join(LEGEND)})"))
+            ok = False
     if ok and (width < 2 or len(rows) < 2 or width > 512 or len(rows) > 512):
         problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
         ok = False
@@ -412,9 +558,69 @@ def _check_strategy(item: _Pending, sdef: StrategyDef, units: dict, buildings: d
     return ok
 
 
+MAX_START_UNITS = 1000      # units a scenario starts with, all teams together (every tick's work grows with them)
+
+
+class _Nav:
+    """The start-of-match walkability game/scenario.py places spawns on: the legend's, less building footprints."""
+
+    def __init__(self, tmap: TileMap, blocked):
+        self.tmap, self.blocked = tmap, blocked
+
+    def is_walkable(self, x: int, y: int) -> bool:
+        t = self.tmap
+        return 0 <= x < t.width and 0 <= y < t.height and LEGEND[t.tile(x, y)].walkable and (x, y) not in self.blocked
+
+
+class _Placing:
+    """What ``game.scenario.free_tiles_near`` reads of a world: its nav grid and map."""
+
+    def __init__(self, tmap: TileMap, blocked):
+        self.nav, self.tilemap = _Nav(tmap, blocked), tmap
+
+
+def _check_spawn_room(item: _Pending, sdef: ScenarioDef, tmap: TileMap, footprints: dict, around: dict,
+                      problems: list[Problem]) -> bool:
+    """Every spawn places its whole count, placed exactly as a match places them (game/scenario.py): else the
+    first spawn that does not fit is refused, naming how many of its units fit."""
+    from game.economy import quarter
+    from game.scenario import free_tiles_near
+    total = sum(spawn.count for team in sdef.teams for spawn in team.spawns)
+    if total > MAX_START_UNITS:
+        _bad(item, problems, ("teams",), f"the teams start with {total} units together; a scenario is limited to "
+                                         f"{MAX_START_UNITS}")
+        return False
+    world = _Placing(tmap, set(footprints))
+    taken: set = set()
+    for t, team in enumerate(sdef.teams):
+        start = tmap.starts[team.start] if team.start >= 0 else None
+        for s, spawn in enumerate(team.spawns):
+            if spawn.at is not None:
+                x, y = spawn.at
+                spots = free_tiles_near(world, x, y, spawn.count, taken, x * 2 >= tmap.width)
+            else:
+                x, y = start
+                spots = free_tiles_near(world, x, y, spawn.count, taken, turn=quarter(world, x, y),
+                                        through=around.get(t, frozenset()))
+            if len(spots) < spawn.count:
+                _bad(item, problems, ("teams", t, "spawns", s, "count"),
+                     f"team '{team.name}' spawn {s} ({spawn.count} x '{spawn.unit}') cannot be placed: only "
+                     f"{len(spots)} fit on the free floor reachable from ({x}, {y})")
+                return False
+    return True
+
+
 def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                     problems: list[Problem], commanders: dict, buildings: dict, strategies: dict) -> bool:
     ok = True
+    names: dict[str, int] = {}
+    for t, team in enumerate(sdef.teams):
+        key = team.name.strip().casefold()
+        if key in names:
+            _bad(item, problems, ("teams", t, "name"), f"team name '{team.name}' is already team {names[key]}'s; "
+                                                       f"team names must be unique (results name teams by them)")
+            ok = False
+        names.setdefault(key, t)
     for t, team in enumerate(sdef.teams):
         if team.commander and team.commander not in commanders:
             _bad(item, problems, ("teams", t, "commander"),
@@ -432,6 +638,7 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
         return False
     tmap = maps[sdef.map]
     taken: dict[tuple[int, int], str] = {}
+    around: dict[int, set] = {}
     for t, team in enumerate(sdef.teams):
         start = None
         if team.start >= 0:
@@ -492,9 +699,13 @@ def _check_scenario(item: _Pending, sdef: ScenarioDef, units: dict, maps: dict,
                         ok = False
                         break
                     taken[(xx, yy)] = f"team {t}'s '{spec.building}'"
+                    if spec.at is None:
+                        around.setdefault(t, set()).add((xx, yy))
                 else:
                     continue
                 break
+    if ok:
+        ok = _check_spawn_room(item, sdef, tmap, taken, around, problems)
     return ok
 
 
@@ -504,6 +715,7 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     pending: dict[tuple[str, str], _Pending] = {}
     hasher = hashlib.blake2b(digest_size=16)
     files: list[str] = []
+    warnings: list[Problem] = []
     layers = [(Path(root) if root else DEFAULT_ROOT, False)] + [(Path(m), True) for m in mods]
     for layer, is_mod in layers:
         files += _collect_layer(layer, is_mod, pending, problems, hasher)
@@ -535,6 +747,9 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         if compiled is not None:
             brains[bid] = compiled
             brain_defs[bid] = bdef
+            for loc, message in brain_warnings(bdef):
+                path, line = item.locate(loc)
+                warnings.append(Problem(path, line, format_key(loc), message))
     units = {}
     for uid, (item, udef) in models["units"].items():
         if udef.brain and udef.brain not in models["brains"]:
@@ -549,6 +764,18 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
     strategies = {sid: sdef for sid, (item, sdef) in models["strategies"].items()
                   if _check_strategy(item, sdef, models["units"], models["buildings"], problems)}
     commanders = {cid: m for cid, (_, m) in models["commanders"].items()}
+    difficulties = {}
+    for did, (item, ddef) in models["difficulties"].items():
+        ok = True
+        for key, known, what in (("commander", commanders, "commander profile"),
+                                 ("strategy", strategies, "strategy profile")):
+            name = getattr(ddef, key)
+            if name and name not in known:
+                path, line = item.locate((key,))
+                problems.append(Problem(path, line, key, f"unknown {what} '{name}'{suggest(name, known)}"))
+                ok = False
+        if ok:
+            difficulties[did] = ddef
     maps: dict[str, TileMap] = {}
     for mid, (item, mdef) in models["maps"].items():
         tmap = _tile_rows(item, mdef, problems)
@@ -563,9 +790,9 @@ def load_content(mods: list[str | Path] = (), root: str | Path | None = None) ->
         raise ContentError(problems)
     return Content(units=units, maps=maps, scenarios=scenarios,
                    content_hash=hasher.hexdigest(), files=tuple(files), brains=brains, brain_defs=brain_defs,
-                   commanders=commanders, buildings=buildings, strategies=strategies,
+                   commanders=commanders, buildings=buildings, strategies=strategies, difficulties=difficulties,
                    goap={k: m for k, (_i, m) in models["goap"].items()},
-                   htn={k: m for k, (_i, m) in models["htn"].items()})
+                   htn={k: m for k, (_i, m) in models["htn"].items()}, warnings=tuple(warnings))
 
 
 __all__ = ["Content", "ContentError", "Problem", "TileMap", "UnitDef", "MapDef", "ScenarioDef", "BrainDef",

@@ -86,4 +86,5 @@ def build_htn(hdef: HtnDef) -> dict:
     comps = [htn.Compound(n, tuple(htn.Method(m.name, dict(m.pre), tuple(m.subtasks)) for m in c.methods))
              for n, c in hdef.compounds.items()]
     steps = {n: StepSpec(p.action, p.target, dict(p.params)) for n, p in hdef.primitives.items()}
-    return {"domain": htn.Domain(prims, comps), "steps": steps, "depth_limit": hdef.depth_limit}
+    return {"domain": htn.Domain(prims, comps), "steps": steps, "depth_limit": hdef.depth_limit,
+            "budget": hdef.budget}

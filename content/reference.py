@@ -24,8 +24,13 @@ SECTIONS = [
     ("Unit weapon (`[weapon]` in a unit)", schema.WeaponDef, ""),
     ("Unit ammunition (`[ammo]` in a unit)", schema.AmmoDef, ""),
     ("Worker (`[worker]` in a unit)", schema.WorkerDef, ""),
+    ("Look (`[look]` in a unit or a building)", schema.LookDef,
+     "A sprite path is checked when the content loads: a PNG file inside the mod's folder (a path relative to it; "
+     "`..`, absolute paths and links leading out are refused) of at most 4 MiB, or an Arcade resource such as "
+     "`:resources:images/topdown_tanks/tankBody_blue.png`. The docs/modding.md section *How a type looks* shows it."),
     ("Building (`buildings/*.toml`)", schema.BuildingDef, "one building type per file"),
     ("Strategy profile (`strategies/*.toml`)", schema.StrategyDef, "one strategy per file"),
+    ("Difficulty level (`difficulties/*.toml`)", schema.DifficultyDef, "one level per file"),
     ("Brain (`brains/*.toml`)", schema.BrainDef, "one NPC brain per file"),
     ("Utility thresholds (`[utility]` in a brain)", schema.UtilityDef, ""),
     ("Utility candidate (`[candidates.NAME]` in a brain)", schema.CandidateDef, ""),

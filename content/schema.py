@@ -45,6 +45,23 @@ class WorkerDef(Strict):
     build: bool = Field(default=True, description="can construct buildings (and help construct them)")
 
 
+class LookDef(Strict):
+    """How a unit or building type is drawn, so every type is told apart at a glance. A unit is its ``shape`` in
+    its team's colour with a mark of ``colour`` in the middle (or ``sprite``, tinted in the team colour); a
+    building is its footprint in its team's colour with its initial in ``colour`` (or ``sprite`` over the
+    footprint). ``shape`` and ``size`` are for units."""
+    shape: Literal["circle", "square", "triangle", "diamond"] = Field(default="circle",
+                                                                     description="a unit's outline")
+    colour: list[Annotated[int, Field(ge=0, le=255)]] = Field(
+        default_factory=lambda: [250, 250, 250], min_length=3, max_length=3,
+        description="the type's mark: a unit's centre mark, a building's letter (red, green, blue 0-255)")
+    size: float = Field(default=0.0, ge=0, le=2.0, description="a unit's drawn radius in tiles (0: its radius)")
+    sprite: str = Field(default="", max_length=200,
+                        description="a PNG image inside the mod, as a path relative to the mod's folder (never "
+                                    "outside it), or an Arcade resource (':resources:images/...'); drawn tinted in "
+                                    "the team's colour instead of the shape")
+
+
 class UnitDef(Strict):
     """A unit type (file kind ``units/``)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id other files refer to")
@@ -63,6 +80,12 @@ class UnitDef(Strict):
     requires: IdList = Field(default_factory=list, max_length=16,
                              description="building types the team must have completed before it can be trained")
     worker: WorkerDef | None = Field(default=None, description="gathering and construction (workers only)")
+    stance: Literal["aggressive", "defensive", "hold", "passive"] = Field(
+        default="aggressive", description="what the unit does without an order (a player's units; the player "
+        "can change it): aggressive: attacks enemies in sight and chases within a leash; defensive: returns fire "
+        "and fires at enemies in range, chasing briefly; hold: fires from where it stands; passive: never fires "
+        "on its own")
+    look: LookDef = Field(default_factory=LookDef, description="how it is drawn")
 
 
 class BuildingDef(Strict):
@@ -86,6 +109,8 @@ class BuildingDef(Strict):
     sight: float = Field(default=8.0, gt=0, le=100, description="how far it sees, in tiles")
     weapon: WeaponDef | None = Field(default=None, description="a gun: the building fires at enemies in range "
                                                               "on its own once complete (a turret)")
+    look: LookDef = Field(default_factory=lambda: LookDef(colour=[20, 20, 24]),
+                          description="how it is drawn (its letter's colour, or a sprite over its footprint)")
 
     def footprint(self, cx: int, cy: int) -> tuple[int, int, int, int]:
         """(left, top, width, height) of this building centred on tile (cx, cy); an even side puts the centre
@@ -139,19 +164,28 @@ class TeamDef(Strict):
                                                   "('' = none; strategies/ files)")
 
 
+MAX_PLAYOUTS = 10_000
+MAX_LEAVES_PER_BATCH = 1250     # playouts / batch: tree leaves (UCT) or rounds (EO) one decision runs
+
+
 class CommanderDef(Strict):
-    """A tactical commander profile (file kind ``commanders/``): how a team's squads are given orders."""
+    """A tactical commander profile (file kind ``commanders/``): how a team's squads are given orders.
+
+    The search is bounded by playouts only, so every run of a seed decides the same (the wall-clock
+    ``time_budget_ms`` of earlier versions is refused with a message that says so). The work of one decision
+    grows with playouts x horizon x regions and with playouts / batch (one tree leaf per batch); the maxima keep
+    one decision within 2 s on one core (docs/rules/commander.md has the measurements)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios and `rts tournament` refer to")
     name: str = Field(default="", max_length=60, description="display name")
     algorithm: Literal["uct", "eo", "scripted"] = Field(
         default="uct", description="uct: bandit tree search; eo: flat Monte Carlo (Expected Outcome); scripted: "
                                    "every squad attacks the nearest enemy squad")
-    playouts: int = Field(default=2000, ge=1, le=1_000_000, description="search budget in abstract playouts "
-                                                                        "(deterministic)")
-    time_budget_ms: float = Field(default=0.0, ge=0, le=10_000, description="> 0: also stop after this many "
-                                  "milliseconds (anytime; the orders are in the ledger, so replays stay exact)")
+    playouts: int = Field(default=2000, ge=1, le=MAX_PLAYOUTS,
+                          description="search budget in abstract playouts (deterministic: never wall-clock); at most "
+                                      f"{MAX_LEAVES_PER_BATCH} x batch. At every maximum (10,000 playouts, horizon 6, "
+                                      "64 regions) one decision stays within 2 s on one core")
     exploration: float = Field(default=0.7, ge=0, le=10, description="UCB1 exploration constant")
-    horizon: int = Field(default=3, ge=1, le=20, description="rounds (simulate steps) searched ahead")
+    horizon: int = Field(default=3, ge=1, le=6, description="rounds (simulate steps) searched ahead")
     playout: Literal["random", "scripted"] = Field(default="scripted", description="playout policy for both sides")
     batch: int = Field(default=8, ge=1, le=1024, description="playouts per tree leaf (run together)")
     leaves: int = Field(default=8, ge=1, le=256, description="tree leaves gathered per numpy batch")
@@ -159,9 +193,25 @@ class CommanderDef(Strict):
         default="strength", description="force balance: hit points x damage rate, hit points, or unit count")
     step_seconds: float = Field(default=10.0, gt=0, le=120, description="game seconds one simulate step covers")
     every: int = Field(default=90, ge=1, le=100_000, description="ticks between decisions")
-    regions: int = Field(default=20, ge=1, le=200, description="how many regions the map is cut into (k-means)")
+    regions: int = Field(default=20, ge=1, le=64, description="how many regions the map is cut into (k-means)")
     sees_all: bool = Field(default=False, description="ignore fog of war: its team's deciders see every enemy "
                                                       "(a difficulty option; `rts explain` says so)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_wall_clock(cls, data):
+        if isinstance(data, dict) and "time_budget_ms" in data:
+            raise ValueError("time_budget_ms is gone: a commander's search is bounded by 'playouts' only, so two "
+                             "runs of a seed decide alike (remove the key; raise playouts for a stronger search)")
+        return data
+
+    @model_validator(mode="after")
+    def _bounded_rounds(self):
+        if self.algorithm != "scripted" and self.playouts > MAX_LEAVES_PER_BATCH * self.batch:
+            raise ValueError(f"playouts {self.playouts} with batch {self.batch} is {-(-self.playouts // self.batch)} "
+                             f"search rounds; at most {MAX_LEAVES_PER_BATCH} (raise batch to at least "
+                             f"{-(-self.playouts // MAX_LEAVES_PER_BATCH)} or lower playouts)")
+        return self
 
 
 class StrategyDef(Strict):
@@ -189,14 +239,35 @@ class StrategyDef(Strict):
                                                       "(a difficulty option; `rts explain` says so)")
 
 
+class DifficultyDef(Strict):
+    """A difficulty level (file kind ``difficulties/``): how an AI opponent plays, chosen in `rts play`'s start
+    menu, `rts play --difficulty` and `rts match --difficulty TEAM=LEVEL`. It changes the team's commander
+    (search budget, how often it decides), its strategy in economy scenarios, how fast its units react (their
+    deciders think ``think_every`` times less often) and its income."""
+    id: str = Field(pattern=ID_PATTERN, description="stable id (the level's name on the command line)")
+    name: str = Field(default="", max_length=60, description="display name")
+    rank: int = Field(default=0, ge=0, le=100, description="order in menus and reports, easiest first")
+    description: str = Field(default="", max_length=200, description="one line for the start menu")
+    commander: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
+                           description="commander profile for the team's squads ('' = the scenario's)")
+    strategy: str = Field(default="", pattern=r"^([a-z][a-z0-9_]{0,39})?$",
+                          description="strategy profile in economy scenarios ('' = the scenario's)")
+    think_every: int = Field(default=1, ge=1, le=10, description="the team's units, brains and strategy decide "
+                             "this many times less often (a slower reaction)")
+    income: float = Field(default=1.0, ge=0.25, le=4.0, description="multiplies what the team's workers deliver")
+    sees_all: bool = Field(default=False, description="its deciders ignore fog of war (a cheat, said in "
+                                                      "`rts explain`)")
+
+
 class ScenarioDef(Strict):
     """A match setup (file kind ``scenarios/``)."""
     id: str = Field(pattern=ID_PATTERN, description="name used by `rts match --scenario`")
     name: str = Field(default="", max_length=60, description="display name")
     map: str = Field(pattern=ID_PATTERN, description="map id")
-    max_ticks: int = Field(default=9000, ge=1, le=10_000_000,
+    max_ticks: int = Field(default=9000, ge=1, le=1_080_000,
                            description="ticks after which the match ends: decided by score, a draw only on equal "
-                                       "scores")
+                                       "scores; at most 10 hours of game time (1,080,000 ticks at 30 Hz), and a "
+                                       "scenario starts with at most 1,000 units in all")
     fog: bool = Field(default=True, description="fog of war: each team sees only what its units and buildings "
                                                 "see, remembers buildings as last seen (false: everyone sees all)")
     victory: Literal["elimination", "headquarters"] = Field(
@@ -394,7 +465,9 @@ class GoapActionDef(Strict):
 class GoapDef(Strict):
     """A GOAP domain (file kind ``goap/``): actions and goals over finite key -> value facts."""
     id: str = Field(pattern=ID_PATTERN, description="stable id brains refer to")
-    budget: int = Field(default=5000, ge=1, le=1_000_000, description="node expansions before 'budget exhausted'")
+    budget: int = Field(default=5000, ge=1, le=20_000, description="node expansions before 'budget exhausted'; at "
+                        "the maximum one plan stays within 0.2 s on one core by regression (0.25 s measured for "
+                        "50,000 on a shared 2-core machine)")
     actions: dict[str, GoapActionDef] = Field(min_length=1, max_length=256, description="action name -> action")
     goals: dict[str, Facts] = Field(min_length=1, max_length=64, description="goal name -> facts to reach")
 
@@ -422,7 +495,11 @@ class HtnCompoundDef(Strict):
 class HtnDef(Strict):
     """An HTN domain (file kind ``htn/``)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id brains refer to")
-    depth_limit: int = Field(default=64, ge=1, le=1000, description="decomposition depth limit")
+    depth_limit: int = Field(default=64, ge=1, le=1000, description="decomposition depth limit: compound tasks "
+                             "nested in this many others are not decomposed (primitive steps do not count)")
+    budget: int = Field(default=5000, ge=1, le=10_000, description="task lists examined before 'budget exhausted'; "
+                        "at the maximum one plan stays within 1 s on one core (8.3 s measured for 100,000 on a "
+                        "shared 2-core machine)")
     primitives: dict[str, HtnPrimitiveDef] = Field(min_length=1, max_length=256, description="name -> primitive task")
     compounds: dict[str, HtnCompoundDef] = Field(default_factory=dict, max_length=256,
                                                  description="name -> compound task")
@@ -437,6 +514,7 @@ KINDS: dict[str, type[Strict]] = {
     "buildings": BuildingDef,
     "strategies": StrategyDef,
     "commanders": CommanderDef,
+    "difficulties": DifficultyDef,
     "maps": MapDef,
     "scenarios": ScenarioDef,
 }

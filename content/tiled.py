@@ -112,7 +112,7 @@ class _Doc:
 
 
 class _Refused(Exception):
-    pass
+    """Why a file was refused, in one line (``read_bounded`` raises it; the loader reads TOML files with it too)."""
 
 
 # -- reading files ---------------------------------------------------------------------------------------------
@@ -362,8 +362,11 @@ def _tileset_file(map_path: Path, source) -> Path:
                        f"'terrain.tsx'), not a path")
     if not source.lower().endswith(TILESET_SUFFIXES):
         raise _Refused(f"tileset source '{source}' must be a .tsx or .tsj file")
-    folder = map_path.parent.resolve()
-    target = (map_path.parent / source).resolve()
+    try:
+        folder = map_path.parent.resolve()
+        target = (map_path.parent / source).resolve()
+    except (OSError, RuntimeError):                 # Python 3.11 raises RuntimeError for a symlink loop
+        raise _Refused(f"tileset source '{source}' is a symlink loop") from None
     if target.parent != folder:
         raise _Refused(f"tileset source '{source}' leads outside the map's directory")
     return map_path.parent / source
@@ -716,3 +719,8 @@ def _starts(doc: _Doc, flat: list, rows: list[str], tw: int, th: int, parse_laye
 
 
 __all__ = ["MAP_SUFFIXES", "TILESET_SUFFIXES", "MapFile", "TiledError", "legend_by_name", "read_map"]
+
+
+# the bounded reader, for the other content readers (content/loader.py reads TOML files with it)
+read_bounded = _read_bounded
+ReadRefused = _Refused

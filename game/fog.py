@@ -59,6 +59,7 @@ class Fog:
         self._opaque = np.array([LEGEND[ch].name == "wall" for row in tmap.rows for ch in row], dtype=bool)
         self._doors_version = -1
         self._cache: dict[tuple[int, int], np.ndarray] = {}
+        self._rays_cache: dict[int, tuple] = {}
         if not enabled:
             for grid in self.visible + self.explored:
                 grid[:] = True
@@ -140,6 +141,36 @@ class Fog:
         self._cache.clear()
         self._doors_version = nav.door_version
 
+    def _rays(self, radius: int) -> tuple:
+        """For a sight ``radius``, position-free: the disk's tile offsets (dx, dy) and, per offset, the offsets of
+        the tiles its ray passes through (every sample point strictly between the two tile centres; a point on a
+        tile edge counts the tiles on both sides) with a mask of those that can block (not the two end tiles).
+        Cached per radius: a viewer's mask is then one gather from the opacity grid."""
+        rays = self._rays_cache.get(radius)
+        if rays is not None:
+            return rays
+        r = radius
+        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+        dx, dy = dx.ravel(), dy.ravel()
+        near = dx * dx + dy * dy <= r * r + r        # the disk (a little round, as RTS sight circles are drawn)
+        dx, dy = dx[near], dy[near]
+        steps = max(2, 2 * r)
+        t = (np.arange(1, steps) / steps)[None, :]        # points strictly between the two tile centres
+        fx = 0.5 + dx[:, None].astype(np.float64) * t     # (relative to the viewer's tile: its index is integer,
+        fy = 0.5 + dy[:, None].astype(np.float64) * t     # so floor(v + f) = v + floor(f) exactly)
+        pxs, pys = [], []
+        # a point exactly on a tile edge looks at the tiles on both sides (either blocks): plain floor() would
+        # pick the one to its right or below, for a ray and for its mirror image alike (a side bias)
+        for ex in (-1e-9, 1e-9):
+            for ey in (-1e-9, 1e-9):
+                pxs.append(np.floor(fx + ex).astype(np.int64))
+                pys.append(np.floor(fy + ey).astype(np.int64))
+        px, py = np.concatenate(pxs, axis=1), np.concatenate(pys, axis=1)
+        can_block = ~(((px == 0) & (py == 0)) | ((px == dx[:, None]) & (py == dy[:, None])))
+        rays = (dx, dy, px, py, can_block)
+        self._rays_cache[radius] = rays
+        return rays
+
     def _mask(self, tile: int, radius: int) -> np.ndarray:
         """Flat indices of the tiles a viewer on ``tile`` with sight ``radius`` sees (cached)."""
         key = (tile, radius)
@@ -148,30 +179,13 @@ class Fog:
             return mask
         w, h = self.width, self.height
         vx, vy = tile % w, tile // w
-        r = radius
-        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
-        dx, dy = dx.ravel(), dy.ravel()
-        near = dx * dx + dy * dy <= r * r + r        # the disk (a little round, as RTS sight circles are drawn)
-        tx, ty = vx + dx[near], vy + dy[near]
+        dx, dy, px, py, can_block = self._rays(radius)
+        tx, ty = vx + dx, vy + dy
         inside = (tx >= 0) & (ty >= 0) & (tx < w) & (ty < h)
-        tx, ty = tx[inside], ty[inside]
-        ddx, ddy = (tx - vx).astype(np.float64), (ty - vy).astype(np.float64)
-        steps = max(2, 2 * r)
-        t = (np.arange(1, steps) / steps)[None, :]        # points strictly between the two tile centres
-        fx = vx + 0.5 + ddx[:, None] * t
-        fy = vy + 0.5 + ddy[:, None] * t
-        blocked = np.zeros(len(tx), dtype=bool)
-        # a point exactly on a tile edge looks at the tiles on both sides (either blocks): plain floor() would
-        # pick the one to its right or below, for a ray and for its mirror image alike (a side bias)
-        for ex in (-1e-9, 1e-9):
-            for ey in (-1e-9, 1e-9):
-                px = np.floor(fx + ex).astype(np.int64)
-                py = np.floor(fy + ey).astype(np.int64)
-                inside_pts = (px >= 0) & (py >= 0) & (px < w) & (py < h)
-                px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
-                on_ends = ((px == vx) & (py == vy)) | ((px == tx[:, None]) & (py == ty[:, None]))
-                blocked |= (self._opaque[py * w + px] & ~on_ends & inside_pts).any(axis=1)
-        mask = (ty * w + tx)[~blocked].astype(np.int64)
+        # every sample of a ray to a tile inside the map lies between its two ends: inside the map too
+        cells = (vy + py[inside]) * w + (vx + px[inside])
+        blocked = (self._opaque[cells] & can_block[inside]).any(axis=1)
+        mask = (ty[inside] * w + tx[inside])[~blocked].astype(np.int64)
         if len(self._cache) >= CACHE_LIMIT:
             self._cache.clear()
         self._cache[key] = mask
@@ -189,14 +203,25 @@ class Fog:
         units = world.content.units
         bdefs = world.content.buildings
         viewers: list[set] = [set() for _ in self.visible]
-        unit_rows = []
-        for eid, (team, pos, health, kind) in sorted(esper.get_components(Team, Position, Health, UnitKind)):
-            udef = units.get(kind.kind)
-            sight = int(math.ceil(udef.sight)) if udef is not None else 8
-            for ty in edge_tiles(pos.y, self.height):          # a unit on a tile edge sees from both sides
-                for tx in edge_tiles(pos.x, w):
-                    viewers[team.team].add((ty * w + tx, sight))
-            unit_rows.append((eid, team.team, kind.kind, pos.x, pos.y, health.hp, health.max_hp))
+        rows = sorted(esper.get_components(Team, Position, Health, UnitKind))
+        n = len(rows)
+        eids = [eid for eid, _c in rows]
+        kinds = [c[3].kind for _e, c in rows]
+        u_team = np.fromiter((c[0].team for _e, c in rows), dtype=np.int64, count=n)
+        u_x = np.fromiter((c[1].x for _e, c in rows), dtype=np.float64, count=n)
+        u_y = np.fromiter((c[1].y for _e, c in rows), dtype=np.float64, count=n)
+        u_hp = [c[2].hp for _e, c in rows]
+        u_max = [c[2].max_hp for _e, c in rows]
+        sight_of = {k: (int(math.ceil(units[k].sight)) if k in units else 8) for k in set(kinds)}
+        u_sight = np.fromiter((sight_of[k] for k in kinds), dtype=np.int64, count=n)
+        # a unit on a tile edge (to a millionth) sees from the tiles on both sides (edge_tiles, vectorised)
+        tiles_x = [np.clip(np.floor(u_x + e).astype(np.int64), 0, w - 1) for e in (-EDGE, EDGE)]
+        tiles_y = [np.clip(np.floor(u_y + e).astype(np.int64), 0, self.height - 1) for e in (-EDGE, EDGE)]
+        size = w * self.height
+        keys = np.unique(np.concatenate([(u_team * size + ty * w + tx) * 1024 + u_sight
+                                         for ty in tiles_y for tx in tiles_x])) if n else []
+        for key in keys.tolist() if n else ():
+            viewers[key // 1024 // size].add((key // 1024 % size, key % 1024))
         building_rows = []
         for eid, (team, b, health) in sorted(esper.get_components(Team, Building, Health)):
             bdef = bdefs.get(b.kind)
@@ -218,16 +243,21 @@ class Fog:
             # what the team sees of the other sides, and what it forgets
             memory = self.units[team]
             alive_here = set()
-            for eid, other, kind, x, y, hp, max_hp in unit_rows:
-                if sides[other] == sides[team]:
-                    continue
-                if self.sees(team, x, y):
-                    memory[eid] = [other, kind, x, y, hp, max_hp, tick]
-                    alive_here.add(eid)
-            for eid in sorted(memory):
-                _t, _k, x, y, _hp, _m, seen_at = memory[eid]
-                if eid not in alive_here and (tick - seen_at > UNIT_MEMORY or self.sees(team, x, y)):
-                    del memory[eid]
+            others = np.flatnonzero(np.array([sides[t] != sides[team] for t in range(len(sides))])[u_team]) \
+                if n else np.zeros(0, dtype=np.int64)
+            spotted = others[self.seen_mask(team, u_x[others], u_y[others])]
+            for i in spotted.tolist():
+                eid = eids[i]
+                memory[eid] = [int(u_team[i]), kinds[i], float(u_x[i]), float(u_y[i]), u_hp[i], u_max[i], tick]
+                alive_here.add(eid)
+            if memory:
+                remembered = sorted(memory)
+                mx = np.array([memory[e][2] for e in remembered], dtype=np.float64)
+                my = np.array([memory[e][3] for e in remembered], dtype=np.float64)
+                spot_seen = self.seen_mask(team, mx, my)
+                for eid, looked in zip(remembered, spot_seen.tolist()):
+                    if eid not in alive_here and (tick - memory[eid][6] > UNIT_MEMORY or looked):
+                        del memory[eid]
             known = self.buildings[team]
             square = grid.reshape(self.height, w)
             present = set()

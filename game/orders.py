@@ -170,6 +170,20 @@ def reload(world, selected: list[int]) -> list:
     return [world.ledger.submit(world.tick, "reload", eid, source=SOURCE) for eid in live_units(world, selected)]
 
 
+def cycle_stance(world, selected: list[int]) -> list:
+    """Every selected unit takes the stance after the first one's (aggressive -> defensive -> hold -> passive)."""
+    import esper
+    from components import Stance
+    from systems.actions.set_stance import STANCES
+    units = [e for e in live_units(world, selected) if esper.has_component(e, Stance)]
+    if not units:
+        return []
+    now = esper.component_for_entity(units[0], Stance).mode
+    nxt = STANCES[(STANCES.index(now) + 1) % len(STANCES)] if now in STANCES else STANCES[0]
+    return [world.ledger.submit(world.tick, "set_stance", eid, params={"stance": nxt}, source=SOURCE)
+            for eid in units]
+
+
 def move(world, selected: list[int], x: float, y: float) -> list:
     return [world.ledger.submit(world.tick, "move", eid, params={"x": gx, "y": gy}, source=SOURCE)
             for eid, gx, gy in _spread(world, selected, x, y)]

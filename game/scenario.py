@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from components import (Ammo, BrainState, Controller, Door, Health, Inventory, Memory, Mover, Pickup, Position,
-                        ResourceField, Selectable, Squad, SquadOrder, Stockpile, Team, UnitKind, Weapon, Worker)
+                        ResourceField, Selectable, Squad, SquadOrder, Stance, Stockpile, Team, UnitKind, Weapon, Worker)
 from content.schema import UnitDef
 from content.tiles import LEGEND
 from game.economy import footprint_tiles, place_building, quarter
@@ -36,6 +36,7 @@ def spawn_unit(world, unit: UnitDef, team: int, squad: int, x: float, y: float, 
         UnitKind(unit.id),
         Controller(ai),
         Inventory(),
+        Stance(unit.stance),
     ]
     if unit.worker is not None:
         comps.append(Worker(capacity=unit.worker.capacity, mine_ticks=ticks(1.0 / unit.worker.gather_rate, hz),

@@ -32,7 +32,7 @@ _world_ids = itertools.count(1)
 class World:
     def __init__(self, content: Content, scenario_id: str, seed: int, *, populate: bool = True,
                  controllers: dict[int, str] | None = None, commanders: dict[int, str] | None = None,
-                 strategies: dict[int, str] | None = None):
+                 strategies: dict[int, str] | None = None, difficulties: dict[int, str] | None = None):
         from game.scenario import populate as populate_world
         from systems.actions import build_executors
         from systems.pipeline import build_processors
@@ -66,6 +66,26 @@ class World:
             if name and name not in content.strategies:
                 raise KeyError(name)
             self.strategies[team] = name
+        #: team index -> difficulty level id ('' = none: the scenario's and profiles' own settings); a level
+        #: (content/difficulties/) overrides the team's commander and, where a strategy runs it, its strategy
+        self.difficulties = [""] * len(self.scenario.teams)
+        #: team index -> how many times less often its units, brains and strategy decide (a slower reaction)
+        self.think_every = [1] * len(self.scenario.teams)
+        #: team index -> what its workers' deliveries are multiplied by
+        self.income = [1.0] * len(self.scenario.teams)
+        for team, level in sorted((difficulties or {}).items()):
+            if not level:
+                continue
+            ddef = content.difficulties.get(level)
+            if ddef is None:
+                raise KeyError(level)
+            self.difficulties[team] = level
+            if ddef.commander and not self.strategies[team]:
+                self.commanders[team] = ddef.commander
+            if ddef.strategy and self.strategies[team]:
+                self.strategies[team] = ddef.strategy
+            self.think_every[team] = ddef.think_every
+            self.income[team] = ddef.income
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
         #: k -> the map cut into k regions (systems/commander.py; static per map)
@@ -90,7 +110,8 @@ class World:
         self.sees_all = frozenset(
             t for t in range(len(self.scenario.teams))
             if (self.commanders[t] and content.commanders[self.commanders[t]].sees_all)
-            or (self.strategies[t] and content.strategies[self.strategies[t]].sees_all))
+            or (self.strategies[t] and content.strategies[self.strategies[t]].sees_all)
+            or (self.difficulties[t] and content.difficulties[self.difficulties[t]].sees_all))
         #: each team's home quarter of the map (its start location's, or its spawns'): the turn its units break
         #: ties with, so that mirror-image teams on a symmetric map choose mirror-image tiles (game/economy.py)
         self.turns = [self._home_quarter(t) for t in range(len(self.scenario.teams))]
@@ -100,6 +121,10 @@ class World:
         self.winner_side: int | None = None
         self.end_reason = ""                 # why the match ended (game/victory.py)
         self.over = False
+        #: what happened this tick, for the views only (shots, deaths): NOT world state (never hashed, saved or
+        #: read by a decider); cleared at the start of every tick. Rows: ("shot", shooter, target, from x, from y,
+        #: to x, to y, hit, damage) and ("death", entity, team, kind, x, y, building w, building h)
+        self.events: list[tuple] = []
         #: False while a replay drives the world: deciders stay silent, recorded requests are re-applied
         self.deciders_enabled = True
         #: True: decision records keep wall-clock timings (a commander's ``ms``); off by default, so that two runs
@@ -112,6 +137,7 @@ class World:
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
+        self._enemies: dict[int, tuple] = {}
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -172,6 +198,7 @@ class World:
         if self.over:
             return
         self.activate()
+        self.events.clear()
         esper.process(self)
         self.tick += 1
         self._check_end()
@@ -253,6 +280,24 @@ class World:
                                    np.array([r[2] for r in items], dtype=np.float64)) for team, items in rows.items()}
             self._bindex_tick = self.tick
         return self._bindex
+
+    def enemy_arrays(self, team: int) -> tuple[tuple, tuple]:
+        """((ids, xs, ys) of every enemy unit of ``team``, the same of every enemy building), each the
+        concatenation of ``team_index()`` / ``building_index()`` over the enemy teams in ascending team order.
+        Built once per tick per team (weapons' target scans read it; fog does not apply to what is in range)."""
+        cached = self._enemies.get(team)
+        if cached is not None and cached[0] == self.tick:
+            return cached[1]
+        out = []
+        for index in (self.team_index(), self.building_index()):
+            parts = [arrs for other, arrs in sorted(index.items()) if self.enemies(team, other) and len(arrs[0])]
+            if parts:
+                out.append(tuple(np.concatenate([p[k] for p in parts]) for k in range(3)))
+            else:
+                out.append((np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)))
+        result = (out[0], out[1])
+        self._enemies[team] = (self.tick, result)
+        return result
 
     def seen_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """``team_index()`` as ``team`` may know it: its own and its allies' units, and the enemy units it sees now

@@ -63,7 +63,7 @@ class ReplayRecorder:
             "format": REPLAY_VERSION, "game": GAME_VERSION, "content_hash": world.content.content_hash,
             "scenario": world.scenario_id, "seed": world.seed, "max_ticks": world.max_ticks,
             "start_tick": world.tick, "controllers": list(world.controllers), "commanders": list(world.commanders),
-            "strategies": list(world.strategies),
+            "strategies": list(world.strategies), "difficulties": list(world.difficulties),
             "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }
@@ -226,6 +226,41 @@ class Hashes:
             return self.replay.keyframes.hashes[tick]
         return default
 
+    def __getitem__(self, tick: int) -> str:
+        value = self.get(tick)
+        if value is None:
+            raise KeyError(tick)
+        return value
+
+    def __contains__(self, tick) -> bool:
+        return type(tick) is int and self.get(tick) is not None
+
+    def __iter__(self):
+        """Every tick with a recorded hash, in order, reading one tick chunk at a time."""
+        replay = self.replay
+        ticks = replay._ticks
+        frames = sorted(t for t in replay.keyframes.hashes if t > replay.start_tick)
+        k = 0
+        last = -1
+        for i, pos in enumerate(ticks.offsets):
+            body = replay.chunks.read(pos, b"T")
+            checked(replay.path, pos, TICKS, body, "ticks")
+            for t, _reqs, digest in body:
+                if t > replay.last_tick:
+                    break
+                while k < len(frames) and frames[k] <= t:
+                    if frames[k] > last:
+                        last = frames[k]
+                        yield last
+                    k += 1
+                if digest is not None and t + 1 > last:
+                    last = t + 1
+                    yield last
+        for t in frames[k:]:
+            if t > last:
+                last = t
+                yield t
+
 
 class Decisions:
     """The decision records, streamed chunk by chunk (``for rec in replay.decisions``) and looked up on demand
@@ -235,6 +270,7 @@ class Decisions:
         self.replay = replay
         self.chunks: list[tuple[int, int, int]] = []      # (first tick, last tick, offset), in tick order
         self.first: dict[tuple[str, int], int] = {}        # (kind, key) -> the tick of its first record
+        self.count = 0                                     # records in the file (counted by the first pass)
         self._cache = _LRU(4)
 
     def chunk(self, i: int) -> list:
@@ -248,6 +284,9 @@ class Decisions:
     def __iter__(self):
         for i in range(len(self.chunks)):
             yield from self.chunk(i)
+
+    def __len__(self):
+        return self.count
 
     def _rec(self, i: int, j: int, data):
         try:
@@ -394,6 +433,7 @@ def read_replay(path) -> Replay:
                     replay.decisions.first.setdefault((k, key), tick)
                 if body:
                     replay.decisions.chunks.append((lo, decided, pos))
+                    replay.decisions.count += len(body)
             elif kind == b"C":
                 checked(path, pos, CHANGE, body, "content change")
                 replay.content_changes.append(body)
@@ -545,8 +585,9 @@ def seek(replay: Replay, content, tick: int, force: bool = False):
     return world
 
 
-def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
-    """Human-readable entity/component differences between two snapshot states."""
+def diff_states(expected: dict, actual: dict, limit: int = 12, labels: tuple = ("recorded", "replayed")) -> list[str]:
+    """Human-readable entity/component differences between two snapshot states (``labels`` name the two)."""
+    first, second = labels
     out = []
     expected = world_parts("replay", expected)
     actual = world_parts("replay", actual)
@@ -562,14 +603,16 @@ def diff_states(expected: dict, actual: dict, limit: int = 12) -> list[str]:
     exp_e, act_e = by_entity(exp_c), by_entity(act_c)
     for eid in sorted(set(exp_e) | set(act_e)):
         if eid not in act_e:
-            out.append(f"entity {eid}: missing in the re-simulation")
+            out.append(f"entity {eid}: only in {first}" if labels[0] != "recorded"
+                       else f"entity {eid}: missing in the re-simulation")
         elif eid not in exp_e:
-            out.append(f"entity {eid}: exists only in the re-simulation")
+            out.append(f"entity {eid}: only in {second}" if labels[0] != "recorded"
+                       else f"entity {eid}: exists only in the re-simulation")
         else:
             for name in sorted(set(exp_e[eid]) | set(act_e[eid])):
                 a, b = exp_e[eid].get(name), act_e[eid].get(name)
                 if a != b:
-                    out.append(f"entity {eid} {name}: recorded {a} vs replayed {b}")
+                    out.append(f"entity {eid} {name}: {first} {a} vs {second} {b}")
         if len(out) >= limit:
             out.append("...")
             break

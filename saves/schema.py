@@ -325,17 +325,21 @@ WORLD = Row(TICK, RNG, Int(0, 10_000_000), Row(Int(0, 1 << 62), Int(0, 1 << 62),
 SNAPSHOT = Record({
     "format": Int(0, 1 << 31), "game": Str(), "content_hash": Str(), "scenario": Str(), "seed": Int(0, UINT64_MAX),
     "tick": TICK, "max_ticks": TICK, "over": Bool(), "winner": Int(-1, MAX_TEAMS - 1), "controllers": NAMES,
-    "commanders": NAMES, "strategies": NAMES, "winner_side": Int(-1, MAX_TEAMS - 1), "reason": Str(LONG),
+    "commanders": NAMES, "strategies": NAMES, "difficulties": NAMES, "winner_side": Int(-1, MAX_TEAMS - 1),
+    "reason": Str(LONG),
     "world": Bytes(), "sync_hash": Str(), "deciders": Opt(Record({
         "components": MapOf(Str(), COLUMN, 256),
         "intel": List(List(Num(), 3), MAX_TEAMS)})),
-}, optional=frozenset({"game", "commanders", "strategies", "winner_side", "reason", "deciders"}), extra=Plain(4))
+}, optional=frozenset({"game", "commanders", "strategies", "difficulties", "winner_side", "reason", "deciders"}),
+   extra=Plain(4))
 
 HEADER = Record({
     "format": Int(0, 1 << 31), "game": Str(), "content_hash": Str(), "scenario": Str(), "seed": Int(0, UINT64_MAX),
     "max_ticks": TICK, "start_tick": TICK, "controllers": NAMES, "commanders": NAMES, "strategies": NAMES,
-    "mods": List(Str(LONG), 64), "keyframe_every": PERIOD, "hash_every": PERIOD, "timings": Bool(),
-}, optional=frozenset({"game", "controllers", "commanders", "strategies", "mods", "timings"}), extra=Plain(4))
+    "difficulties": NAMES, "mods": List(Str(LONG), 64), "keyframe_every": PERIOD, "hash_every": PERIOD,
+    "timings": Bool(),
+}, optional=frozenset({"game", "controllers", "commanders", "strategies", "difficulties", "mods",
+                       "timings"}), extra=Plain(4))
 
 SUBMIT = Row(Str(choices=frozenset({"submit"})), ACTION_ID, Str(), ENTITY, ENTITY, PARAMS, Str(), Int(0, MAX_TICKS),
              names=("op", "id", "kind", "actor", "target", "params", "source", "timeout"))
@@ -356,7 +360,7 @@ class Request(Schema):
 TICKS = List(Row(TICK, List(Request(), 1 << 16), Opt(Str()), names=("tick", "requests", "hash")), 1 << 16)
 CHANGE = Row(TICK, Str(), names=("tick", "content_hash"))
 END = Record({"scenario": Str(), "seed": Int(0, UINT64_MAX), "winner": Opt(Str()), "winner_team": Opt(Int(0, MAX_TEAMS)),
-              "winners": NAMES, "reason": Str(LONG), "ticks": TICK, "alive": MapOf(Str(), Int(0, 1 << 40), MAX_TEAMS),
+              "winners": NAMES, "reason": Opt(Str(LONG)), "ticks": TICK, "alive": MapOf(Str(), Int(0, 1 << 40), MAX_TEAMS),
               "buildings": MapOf(Str(), Int(0, 1 << 40), MAX_TEAMS), "score": MapOf(Str(), Num(), MAX_TEAMS),
               "sync_hash": Str()},
              optional=frozenset({"winner", "winner_team", "winners", "buildings", "score", "alive", "reason"}),

@@ -47,6 +47,7 @@ def snapshot_state(world) -> dict:
         "controllers": list(world.controllers),
         "commanders": list(world.commanders),
         "strategies": list(world.strategies),
+        "difficulties": list(world.difficulties),
         "winner_side": -1 if world.winner_side is None else world.winner_side,
         "reason": world.end_reason,
         "world": blob,
@@ -158,9 +159,17 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     for name in strategies:
         if name and name not in content.strategies:
             raise SaveError(path, f"snapshot needs strategy '{name}', which the loaded content lacks")
+    difficulties = state.get("difficulties", [""] * teams)
+    if not (isinstance(difficulties, list) and len(difficulties) == teams
+            and all(isinstance(d, str) for d in difficulties)):
+        raise SaveError(path, "difficulties do not match the scenario's teams")
+    for name in difficulties:
+        if name and name not in content.difficulties:
+            raise SaveError(path, f"snapshot needs difficulty level '{name}', which the loaded content lacks")
     where = "" if pos is None else f"chunk at byte {pos}: "
     world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)),
-                  commanders=dict(enumerate(commanders)), strategies=dict(enumerate(strategies)))
+                  commanders=dict(enumerate(commanders)), strategies=dict(enumerate(strategies)),
+                  difficulties=dict(enumerate(difficulties)))
     try:
         world.max_ticks = _int(path, state.get("max_ticks"), "max_ticks")
         world.over = expect(path, state.get("over"), bool, "over")

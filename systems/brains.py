@@ -18,7 +18,7 @@ from __future__ import annotations
 import esper
 
 from ai.status import RUNNING
-from components import BrainState, Controller
+from components import BrainState, Controller, Team
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
 
@@ -60,13 +60,16 @@ class BrainSystem(Decider):
         brains = world.content.brains
         perception = world.perception
         log = world.decisions
-        for eid, (brain, ctl) in sorted(esper.get_components(BrainState, Controller)):
+        slow = world.think_every
+        for eid, (brain, ctl, team) in sorted(esper.get_components(BrainState, Controller, Team)):
             if ctl.ai != "brain":
                 continue
             bdef = brains.get(brain.brain)
             if bdef is None:
                 continue
-            if not (brain.wake or brain.pending or brain.status != RUNNING or (eid + tick) % bdef.think_every == 0):
+            # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken
+            if not (brain.wake or brain.pending or brain.status != RUNNING or
+                    (eid + tick) % (bdef.think_every * slow[team.team]) == 0):
                 continue
             brain.wake = False
             if brain.inbox:

@@ -16,7 +16,7 @@ import math
 
 import esper
 
-from components import Ammo, Health, Position, Weapon
+from components import Ammo, Health, Position, Stance, Weapon
 from game.economy import aim_point, fire_origin
 from systems.base import System
 
@@ -28,6 +28,8 @@ class CombatSystem(System):
         nav = world.nav
         rng = world.rng
         hits: dict[int, float] = {}              # target -> damage this tick, applied once every shot is fired
+        shooters: dict[int, int] = {}            # target -> the first (lowest id) shooter that hit it this tick
+        events = world.events                    # for the views only (not world state)
         for eid, (weapon, pos, ammo) in sorted(esper.get_components(Weapon, Position, Ammo)):
             if weapon.ready_in > 0:
                 weapon.ready_in -= 1
@@ -49,14 +51,20 @@ class CombatSystem(System):
                 continue
             ammo.clip -= 1
             weapon.ready_in = weapon.cooldown
+            damage = 0.0
             if rng.random() < weapon.accuracy:
                 damage = weapon.damage
                 if nav.is_cover(int(tpos.x), int(tpos.y)):
                     damage *= COVER_FACTOR
                 hits[target] = hits.get(target, 0.0) + damage
+                shooters.setdefault(target, eid)
+            events.append(("shot", eid, target, sx, sy, ax, ay, damage > 0, damage))
         for target in sorted(hits):
             damage = hits[target]
             health = esper.component_for_entity(target, Health)
             health.hp -= damage
             if damage > 0:
                 health.last_hit = world.tick
+                stance = esper.try_component(target, Stance)
+                if stance is not None:                # who hit it, for its stance to answer (systems/reflexes.py)
+                    stance.attacker, stance.hit_tick = shooters[target], world.tick

@@ -138,17 +138,15 @@ def decide(world, team: int, profile) -> CommanderDecision:
     adjacency, specs, state, keys = abstract(world, regs, viewer=None if team in world.sees_all else team)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation)
     rng = np.random.default_rng([world.seed, team, world.tick])
-    clock = time.perf_counter if profile.time_budget_ms > 0 else None
-    budget = profile.time_budget_ms / 1000.0
     started = time.perf_counter()
     if profile.algorithm == "uct":
         decision = tactics.uct(model, specs, state, team, playouts=profile.playouts, batch=profile.batch,
                                leaves=profile.leaves, exploration=profile.exploration, horizon=profile.horizon,
-                               policy=profile.playout, rng=rng, time_budget=budget, clock=clock)
+                               policy=profile.playout, rng=rng)
     elif profile.algorithm == "eo":
         decision = tactics.expected_outcome(model, specs, state, team, playouts=profile.playouts,
                                             batch=profile.batch, horizon=profile.horizon, policy=profile.playout,
-                                            rng=rng, time_budget=budget, clock=clock)
+                                            rng=rng)
     else:
         decision = tactics.scripted(model, specs, state, team)
     elapsed_ms = (time.perf_counter() - started) * 1000.0

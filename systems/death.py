@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import esper
 
-from components import Building, Health
+from components import Building, Health, Position, Team, UnitKind
 from game.economy import remove_building
 from systems.base import System
 
@@ -18,8 +18,23 @@ class DeathSystem(System):
     def run(self, world):
         dead = sorted(eid for eid, health in esper.get_component(Health) if health.hp <= 0.0)
         for eid in dead:
+            _death_event(world, eid)
             world.ledger.actor_gone(world, eid)
             world.ledger.target_gone(world, eid)
             if esper.has_component(eid, Building):
                 remove_building(world, eid)
             esper.delete_entity(eid, immediate=True)
+
+
+def _death_event(world, eid: int) -> None:
+    """A row in ``world.events`` for the views (a fading body, a sound); not world state."""
+    team = esper.try_component(eid, Team)
+    building = esper.try_component(eid, Building)
+    if building is not None:
+        world.events.append(("death", eid, team.team if team else -1, building.kind, building.tx + building.w / 2,
+                             building.ty + building.h / 2, building.w, building.h))
+        return
+    pos = esper.try_component(eid, Position)
+    kind = esper.try_component(eid, UnitKind)
+    if pos is not None:
+        world.events.append(("death", eid, team.team if team else -1, kind.kind if kind else "", pos.x, pos.y, 0, 0))

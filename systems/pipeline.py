@@ -18,6 +18,7 @@ from systems.fog import FogSystem
 from systems.ledger_system import LedgerSystem
 from systems.movement import MovementSystem
 from systems.recovery import RecoverySystem
+from systems.reflexes import ReflexSystem
 from systems.resupply import ResupplySystem
 from systems.scripted_ai import ScriptedAISystem
 from systems.strategy import StrategySystem
@@ -28,6 +29,7 @@ SYSTEM_ORDER = (
     BrainSystem,        # decider: NPC brains (utility -> HFSM -> BT) submit actions
     StrategySystem,     # decider: a team's economy, production, building and attacks (strategy profiles)
     ScriptedAISystem,   # decider: submits actions
+    ReflexSystem,       # decider: a player's idle units act by their stance (acquire, answer fire, leash)
     LedgerSystem,       # accept / reject / start / cancel / time out
     ActionSystem,       # executors advance started actions
     TurretSystem,       # complete buildings with a gun pick their targets

@@ -7,9 +7,7 @@ left, otherwise attack the nearest enemy unit it sees (switching when another is
 much closer), or the nearest enemy building it knows once none is in sight, or,
 knowing of none, attack-move to where the enemy was last seen or should be (fog
 of war: game/fog.py ``hunt_point``).
-Units of a player's team only return fire: when idle with an enemy already in
-range they attack it without chasing (the order carries ``hold``); an idle
-player's worker carrying a load takes it home.
+A player's units act on their own by their stance (systems/reflexes.py).
 A team run by a strategy profile (systems/strategy.py) is left to it.
 """
 from __future__ import annotations
@@ -18,7 +16,7 @@ import math
 
 import esper
 
-from components import Ammo, Controller, Pickup, Position, Team, Weapon, Worker
+from components import Ammo, Controller, Pickup, Position, Team, Weapon
 from systems.base import Decider
 
 PERIOD = 10
@@ -31,12 +29,9 @@ class ScriptedAISystem(Decider):
         ledger = world.ledger
         strategic = world.strategic_teams
         thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo, Weapon)
-                    if (eid + tick) % PERIOD == 0 and c[0].ai in ("scripted", "player") and c[1].team not in strategic]
+                    if (eid + tick) % (PERIOD * world.think_every[c[1].team]) == 0 and c[0].ai == "scripted" and c[1].team not in strategic]
         for eid, (ctl, team, pos, ammo, weapon) in sorted(thinkers):
             current = ledger.current(eid)
-            if ctl.ai == "player":
-                self._return_fire(world, eid, team, pos, ammo, weapon, current)
-                continue
             if current is not None and current.kind in ("reload", "pickup"):
                 continue
             if ammo.clip <= 0:
@@ -64,24 +59,6 @@ class ScriptedAISystem(Decider):
                 if math.sqrt(d2) >= SWITCH_RATIO * cur_d:
                     continue
             ledger.submit(tick, "attack", eid, enemy, source="scripted")
-
-    @staticmethod
-    def _return_fire(world, eid, team, pos, ammo, weapon, current) -> None:
-        """A player's idle unit reloads an empty clip and fires back at an enemy already in range; it never walks
-        off on its own."""
-        if current is not None:
-            return
-        worker = esper.try_component(eid, Worker)
-        if worker is not None and worker.carrying > 0:
-            world.ledger.submit(world.tick, "return", eid, source="guard")
-            return
-        if ammo.clip <= 0:
-            if ammo.reserve > 0:
-                world.ledger.submit(world.tick, "reload", eid, source="guard")
-            return
-        nearest = world.nearest_enemy(team.team, pos.x, pos.y)
-        if nearest is not None and nearest[1] <= weapon.range * weapon.range:
-            world.ledger.submit(world.tick, "attack", eid, nearest[0], params={"hold": 1}, source="guard")
 
     @staticmethod
     def _nearest_crate(world, pos) -> int | None:

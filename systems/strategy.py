@@ -49,7 +49,8 @@ class StrategySystem(Decider):
         teams = [t for t in sorted(world.strategic_teams) if profiles.get(world.strategies[t]) is not None]
         if not teams:
             return
-        economy_tick = world.tick % PERIOD == 0      # every team on the same tick: none sees the world later
+        # every team on the same tick, none sees the world later (a difficulty's think_every slows one team)
+        slow = world.think_every
         units: dict[int, list] = {t: [] for t in teams}
         workers: dict[int, list] = {t: [] for t in teams}
         for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
@@ -62,7 +63,7 @@ class StrategySystem(Decider):
                 workers[t.team].append((eid, pos, w))
         for team in teams:
             view = TeamView(world, team, profiles[world.strategies[team]], units[team], workers[team])
-            if economy_tick:
+            if world.tick % (PERIOD * slow[team]) == 0:
                 view.economy()
             view.army()
 
@@ -376,7 +377,8 @@ class TeamView:
         rally = None
         threats = None
         for i, (eid, pos) in enumerate(fighters):
-            if (i + tick) % UNIT_PERIOD:          # staggered by the unit's place in its army, the same on every side
+            if (i + tick) % (UNIT_PERIOD * world.think_every[self.team]):   # staggered by the unit's place in its
+                                                                            # army, the same on every side
                 continue
             current = ledger.current(eid)
             ammo = esper.try_component(eid, Ammo)

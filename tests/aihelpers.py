@@ -1,10 +1,12 @@
 """Engine-free helpers for testing ai/: a fake host actuator and quick candidate builders."""
 from __future__ import annotations
 
-from ai.bt import FAILURE, RUNNING, SUCCESS
+from ai.brain import Brain
+from ai.bt import FAILURE, RUNNING, SUCCESS, ActionLeaf, Repeat, Tree
 from ai.conditions import Condition
 from ai.curves import Curve
-from ai.utility import Candidate, Preference
+from ai.hfsm import Machine, State
+from ai.utility import Candidate, Emergency, ModeSelector, Preference
 
 
 class FakeActuator:
@@ -62,3 +64,25 @@ def direct(cid: str, gates=(), state: str = "") -> Candidate:
 
 def gate(fact, op="==", value=True) -> Condition:
     return Condition(fact, op, value)
+
+
+def guard_brain() -> Brain:
+    """A three-mode guard: engage (gated on enemy_alive), search, retreat (gated on cover_known), with a 'dying'
+    emergency (hp_frac < 0.2) to retreat; scores come from the ``score_<mode>`` facts (``guard_facts``)."""
+    selector = ModeSelector([direct("engage", gates=[gate("enemy_alive")]), direct("search"),
+                             direct("retreat", gates=[gate("cover_known")])],
+                            [Emergency("dying", (Condition("hp_frac", "<", 0.2),), "retreat")])
+    machine = Machine([
+        State("engage", tree=Tree(Repeat(ActionLeaf("attack", "$enemy")))),
+        State("search", tree=Tree(ActionLeaf("move", 0, {"x": 1.0}))),
+        State("retreat", tree=Tree(ActionLeaf("enter_cover"))),
+    ])
+    return Brain("guard", selector, machine)
+
+
+def guard_facts(**kw) -> dict:
+    """Facts for ``guard_brain``: an enemy (entity 7) alive, cover known, full health; ``kw`` overrides."""
+    base = {"enemy_alive": True, "enemy": 7, "cover_known": True, "hp_frac": 1.0,
+            "score_engage": 0.75, "score_search": 0.2, "score_retreat": 0.1}
+    base.update(kw)
+    return base

@@ -12,6 +12,22 @@ def content():
     return load_content()
 
 
+#: the smallest valid unit file (a mod test changes one key of it)
+GRUNT_UNIT = '''
+id = "grunt"
+hp = 50.0
+speed = 2.5
+
+[weapon]
+range = 4.0
+damage = 5.0
+cooldown = 1.0
+
+[ammo]
+clip = 6
+'''
+
+
 def write_mod(root: Path, files: dict[str, str]) -> Path:
     """Write {relative path: TOML text} under root and return root."""
     for rel, text in files.items():
@@ -79,5 +95,9 @@ count = {count}
 """
 
 
-def require_display() -> bool:
-    return bool(os.environ.get("DISPLAY"))
+def require_display() -> None:
+    """At the top of a window test module: skip it without an X display (fail it in CI, where there must be one)."""
+    if not os.environ.get("DISPLAY"):
+        if os.environ.get("CI"):
+            pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
+        pytest.skip("no display (run under xvfb-run)", allow_module_level=True)

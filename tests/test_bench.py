@@ -51,6 +51,8 @@ def test_render_benchmark_says_it_needs_a_display_or_measures(monkeypatch):
         return
     f = render.bench_frames(units=60, frames=5)
     assert f["units"] == 60 and f["frame_ms"] > 0 and f["empty_frame_ms"] > 0
+    fe = render.bench_fog_effects(units=60, frames=5)
+    assert fe["tracers"] == 300 and fe["ratio"] > 0 and fe["empty_frame_ms"] > 0
 
 
 def test_economy_benchmarks_run():
@@ -59,3 +61,16 @@ def test_economy_benchmarks_run():
     assert m["ticks"] == 300 and m["tps"] > 0 and m["peak_units"] >= 8 and m["meets_target"] is None
     g = economy.bench_grid()
     assert g["update_ms"] > 0 and g["rebuild_ms"] > 0 and g["areas_ms"] > 0
+
+
+def test_the_same_plan_check_ignores_steps_that_change_nothing():
+    """GTPyhop drops a step that does not change the state; the comparison must not call that a different plan."""
+    from ai import htn
+    from benchmarks.planning import same_plan, without_noops
+    d = htn.Domain([htn.Primitive("wait"), htn.Primitive("shout", {}, {"alerted": True}),
+                    htn.Primitive("open", {}, {"door_open": True})])
+    assert same_plan(d, {}, ["wait", "open", "shout"], ["open", "shout"])
+    assert same_plan(d, {"alerted": True}, ["shout", "open"], ["open"])
+    assert not same_plan(d, {}, ["open", "shout"], ["shout", "open"])        # order still matters
+    assert not same_plan(d, {}, ["open"], ["open", "fly"])                     # an unknown step is a difference
+    assert without_noops(d, {}, ["open", "open", "wait"]) == ["open"]

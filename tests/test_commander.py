@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import esper
+import pytest
 
 from components import BrainState, Squad, SquadOrder, Team
 from game.world import World
@@ -78,24 +79,28 @@ def test_abstraction_groups_squads_by_region_and_closed_doors_cut_edges(content)
         world.close()
 
 
-def test_a_replay_with_commanders_verifies_even_with_a_time_budget(content, tmp_path):
+@pytest.mark.parametrize("profile, message", [
+    ('time_budget_ms = 3.0', "time_budget_ms is gone: a commander's search is bounded by 'playouts' only"),
+    ('playouts = 100000', "Input should be less than or equal to 10000"),
+    ('horizon = 20', "Input should be less than or equal to 6"),
+    ('regions = 200', "Input should be less than or equal to 64"),
+    ('playouts = 10000\nbatch = 1', "playouts 10000 with batch 1 is 10000 search rounds; at most 1250 (raise batch "
+                                    "to at least 8 or lower playouts)"),
+])
+def test_a_commander_profile_is_bounded_in_playouts_never_wall_clock(tmp_path, profile, message):
+    """The work of one decision is bounded by the schema, and never by a clock (so a seed always decides alike)."""
+    from content.loader import ContentError, load_content
+    mod = write_mod(tmp_path / "mod", {"commanders/uct.toml": f'id = "uct"\n{profile}\n'})
+    with pytest.raises(ContentError) as err:
+        load_content([mod])
+    assert "commanders/uct.toml:" in str(err.value) and message in str(err.value), str(err.value)
+
+
+def test_a_profile_at_every_maximum_loads(tmp_path):
     from content.loader import load_content
-    mod = write_mod(tmp_path / "mod", {"commanders/uct.toml": 'id = "uct"\ntime_budget_ms = 3.0\nplayouts = 100000\n'})
-    timed = load_content([mod])
-    world = World(timed, "skirmish", 2)
-    rec = ReplayRecorder(tmp_path / "c.rtsreplay", world)
-    for _ in range(300):
-        world.step()
-        rec.after_tick(world)
-    rec.close(world)
-    world.close()
-    replay = read_replay(tmp_path / "c.rtsreplay")
-    orders = [r for reqs in replay.requests.values() for r in reqs if r[0] == "submit" and r[2] == "order"]
-    assert orders, "the time-budgeted decisions are in the replay as ledger requests"
-    assert replay.header["commanders"] == ["uct", "uct"]
-    assert verify(replay, timed).ok
-    commander_records = [r for r in replay.decisions if r["kind"] == "commander"]
-    assert commander_records and all(r["playouts"] < 100000 for r in commander_records)
+    mod = write_mod(tmp_path / "mod", {"commanders/uct.toml": 'id = "uct"\nplayouts = 10000\nhorizon = 6\n'
+                                                              'regions = 64\nbatch = 8\n'})
+    assert load_content([mod]).commanders["uct"].playouts == 10000
 
 
 def rts(*args):
@@ -113,7 +118,8 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     assert [g["a_team"] for g in out["results"]] == [0, 1]               # sides alternate
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
-        "error: --a: unknown commander profile 'nope' (known: eo, scripted, uct, uct_hard, uct_small)"]
+        "error: --a/--b: unknown commander profile 'nope' (known: eo, scripted, uct, uct_easy, uct_hard, uct_small; strategy "
+        "profiles: heavy_rush, macro, scout_rush, worker_rush)"]
 
 
 def test_scenarios_pit_uct_against_each_other_commander(content):

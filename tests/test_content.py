@@ -5,21 +5,8 @@ import sys
 import pytest
 
 from content.loader import ContentError, load_content
-from tests.conftest import write_mod
+from tests.conftest import GRUNT_UNIT, write_mod
 
-GOOD_UNIT = """
-id = "grunt"
-hp = 50.0
-speed = 2.5
-
-[weapon]
-range = 4.0
-damage = 5.0
-cooldown = 1.0
-
-[ammo]
-clip = 6
-"""
 
 
 def error_of(tmp_path, files):
@@ -36,33 +23,35 @@ def test_default_content_loads(content):
 
 
 def test_wrong_type_names_file_line_and_key(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace('speed = 2.5', 'speed = "fast"')})
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace('speed = 2.5', 'speed = "fast"')})
     assert str(err) == f"{tmp_path / 'mod/units/grunt.toml'}:3: speed: Input should be a valid number"
 
 
 def test_out_of_range_nested_key(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace("range = 4.0", "range = -1.0")})
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("range = 4.0", "range = -1.0")})
     assert str(err).endswith("grunt.toml:6: weapon.range: Input should be greater than 0")
 
 
 def test_missing_key_points_at_its_table(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace("damage = 5.0\n", "")})
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("damage = 5.0\n", "")})
     assert str(err).endswith("grunt.toml:5: weapon.damage: required key is missing")
 
 
 def test_unknown_key_is_refused(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace("speed = 2.5", "speed = 2.5\narmour = 3")})
-    assert str(err).endswith("grunt.toml:4: armour: Extra inputs are not permitted")
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("speed = 2.5", "speed = 2.5\narmour = 3")})
+    assert str(err).endswith("grunt.toml:4: armour: unknown key 'armour' (did you mean 'ammo'?)")
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("speed = 2.5", "sped = 2.5")})
+    assert any(str(p).endswith("grunt.toml:3: sped: unknown key 'sped' (did you mean 'speed'?)") for p in err.problems)
 
 
 def test_nan_is_refused(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace("hp = 50.0", "hp = nan")})
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("hp = 50.0", "hp = nan")})
     assert "grunt.toml:2: hp:" in str(err)
 
 
 def test_toml_syntax_error_has_line(tmp_path):
-    err = error_of(tmp_path, {"units/grunt.toml": GOOD_UNIT.replace("speed = 2.5", "speed = = 2.5")})
-    assert "grunt.toml:3: invalid TOML" in str(err)
+    err = error_of(tmp_path, {"units/grunt.toml": GRUNT_UNIT.replace("speed = 2.5", "speed = = 2.5")})
+    assert str(err).endswith("grunt.toml:3:9: invalid TOML: Invalid value")     # line and column
 
 
 def test_bad_tile_names_its_row_line(tmp_path):
@@ -125,7 +114,7 @@ def test_wall_spawn_is_refused(tmp_path):
 def test_missing_id_and_duplicate_id(tmp_path):
     err = error_of(tmp_path, {"units/a.toml": "hp = 1.0\n"})
     assert str(err).endswith("a.toml:1: id: every content file needs a string 'id'")
-    err = error_of(tmp_path / "2", {"units/a.toml": GOOD_UNIT, "units/b.toml": GOOD_UNIT})
+    err = error_of(tmp_path / "2", {"units/a.toml": GRUNT_UNIT, "units/b.toml": GRUNT_UNIT})
     assert "b.toml:1: id: duplicate unit id 'grunt' (also in" in str(err)
 
 
@@ -149,7 +138,7 @@ def test_huge_and_non_utf8_files(tmp_path):
 def test_mod_overrides_one_field_and_adds_objects(tmp_path, content):
     mod = write_mod(tmp_path / "mod", {
         "units/rifleman.toml": 'id = "rifleman"\n[weapon]\ndamage = 20.0\n',
-        "units/grunt.toml": GOOD_UNIT,
+        "units/grunt.toml": GRUNT_UNIT,
     })
     layered = load_content([mod])
     rifle = layered.units["rifleman"]
@@ -167,8 +156,8 @@ def test_override_error_blames_the_mod_file(tmp_path):
 
 def test_nothing_half_loaded(tmp_path):
     """One bad file refuses the whole set: no registry comes back at all."""
-    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GOOD_UNIT,
-                                       "units/bad.toml": GOOD_UNIT.replace("grunt", "bad").replace("hp = 50.0", "hp = 0.0")})
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GRUNT_UNIT,
+                                       "units/bad.toml": GRUNT_UNIT.replace("grunt", "bad").replace("hp = 50.0", "hp = 0.0")})
     result = None
     with pytest.raises(ContentError):
         result = load_content([mod])
@@ -176,7 +165,7 @@ def test_nothing_half_loaded(tmp_path):
 
 
 def test_cli_validate_reports_file_and_line(tmp_path):
-    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GOOD_UNIT.replace("clip = 6", "clip = 0")})
+    mod = write_mod(tmp_path / "mod", {"units/grunt.toml": GRUNT_UNIT.replace("clip = 6", "clip = 0")})
     proc = subprocess.run([sys.executable, "-m", "game.app.cli", "validate", "--mod", str(mod)],
                           capture_output=True, text=True)
     assert proc.returncode == 2

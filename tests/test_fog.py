@@ -4,7 +4,6 @@ import copy
 from types import SimpleNamespace
 
 import esper
-import numpy as np
 
 from components import Building, Position, Team, UnitKind
 from game.fog import UNIT_MEMORY, Fog
@@ -57,11 +56,9 @@ def test_a_team_sees_only_around_its_own_and_explores(content):
                 pos = esper.component_for_entity(eid, Position)
                 assert fog.sees(team, pos.x, pos.y)
         # the armies start out of each other's sight: neither knows where an enemy unit is
-        assert all(not fog.seen_mask(0, *xy).any() for xy in [
-            (np.array([esper.component_for_entity(e, Position).x]), np.array([esper.component_for_entity(e, Position).y]))
-            for e in units_of(1)])
-        seen = world.seen_index(0)
-        assert all(len(seen[t][0]) == 0 for t in seen if t == 1)
+        enemies = [esper.component_for_entity(e, Position) for e in units_of(1)]
+        assert not any(fog.sees(0, p.x, p.y) for p in enemies)
+        assert len(world.seen_index(0)[1][0]) == 0
         assert world.nearest_enemy(0, 10.0, 10.0) is None
         before = fog.grid(0, explored=True).sum()
         world.run(300)
@@ -80,20 +77,21 @@ def test_a_seen_unit_is_remembered_where_it_was_then_forgotten(content):
         spos = esper.component_for_entity(scout, Position)
         epos = esper.component_for_entity(enemy, Position)
         home = (epos.x, epos.y)
-        epos.x, epos.y = spos.x + 1.0, spos.y                       # the enemy walks up to the scout
+        spot = (spos.x + 1.0, spos.y)
+        epos.x, epos.y = spot                                      # the enemy walks up to the scout
         fog.update()
         assert enemy in fog.remembered_units(0)
-        assert fog.remembered_units(0)[enemy][2:4] == [spos.x + 1.0, spos.y]
+        assert fog.remembered_units(0)[enemy][2:4] == list(spot)
         epos.x, epos.y = home                                      # and away, while the scout looks elsewhere
         for e in units_of(0):
             p = esper.component_for_entity(e, Position)
-            p.x, p.y = 3.5, 3.5                                    # every unit of team 0 far off in a corner
+            p.x, p.y = 40.5, 44.5                                  # every unit of team 0 far off, mid-south
         fog.update()
-        if not fog.sees(0, spos.x + 1.0, spos.y):
-            assert enemy in fog.remembered_units(0)               # not seen to leave: still remembered
-            world.tick += UNIT_MEMORY + 1
-            fog.update()
-        assert enemy not in fog.remembered_units(0)               # faded (or its spot seen empty)
+        assert not fog.sees(0, *spot)
+        assert enemy in fog.remembered_units(0)                   # not seen to leave: still remembered
+        world.tick += UNIT_MEMORY + 1
+        fog.update()
+        assert enemy not in fog.remembered_units(0)               # faded
     finally:
         world.close()
 

@@ -2,11 +2,11 @@
 import pytest
 
 from ai.brain import RELEASE, RESELECT, WAITING, Brain
-from ai.bt import FAILURE, RUNNING, ActionLeaf, ConditionNode, Context, Repeat, Tree
+from ai.bt import FAILURE, RUNNING, ActionLeaf, ConditionNode, Context, Tree
 from ai.conditions import Condition
 from ai.hfsm import Machine, MachineError, Runtime, State, Transition
-from ai.utility import EMERGENCY, INVALIDATION, NONE_ELIGIBLE, Emergency, ModeSelector
-from tests.aihelpers import FakeActuator, direct, gate
+from ai.utility import EMERGENCY, INVALIDATION, NONE_ELIGIBLE, ModeSelector
+from tests.aihelpers import FakeActuator, guard_brain, guard_facts as facts
 
 
 def ctx_for(rt, facts=None, act=None, bb=None):
@@ -107,25 +107,6 @@ def test_bad_machines_are_refused(states, message):
 
 
 # -- the whole brain -------------------------------------------------------------------------------------------
-def guard_brain():
-    selector = ModeSelector([direct("engage", gates=[gate("enemy_alive")]), direct("search"),
-                         direct("retreat", gates=[gate("cover_known")])],
-                        [Emergency("dying", (Condition("hp_frac", "<", 0.2),), "retreat")])
-    machine = Machine([
-        State("engage", tree=Tree(Repeat(ActionLeaf("attack", "$enemy")))),
-        State("search", tree=Tree(ActionLeaf("move", 0, {"x": 1.0}))),
-        State("retreat", tree=Tree(ActionLeaf("enter_cover"))),
-    ])
-    return Brain("guard", selector, machine)
-
-
-def facts(**kw):
-    base = {"enemy_alive": True, "enemy": 7, "cover_known": True, "hp_frac": 1.0,
-            "score_engage": 0.75, "score_search": 0.2, "score_retreat": 0.1}
-    base.update(kw)
-    return base
-
-
 def test_enemy_destroyed_after_0_05_s_leaves_engage_cancels_it_and_enters_search():
     brain = guard_brain()
     st = brain.new_state()

@@ -205,3 +205,37 @@ def test_short_fuzz_of_every_chunk_kind_finds_nothing():
     result = fuzz(cases=40, seed=17)
     assert not result["findings"], "\n".join(result["findings"])
     assert result["counts"].get("refused", 0) > 10      # the fuzzer does produce bad files
+
+
+def test_diff_and_verify_dir_read_hostile_replays_without_a_traceback(good, tmp_path):
+    """The readers main added after the streamed replays (rts diff, rts verify DIR) go through the same checks."""
+    chunks = split(good[0], REPLAY_MAGIC)
+    REPLAY_CASES["a tick missing in the middle"][0](chunks)
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    path = folder / "bad.rtsreplay"
+    path.write_bytes(join(chunks, REPLAY_MAGIC))
+    ok = tmp_path / "good.rtsreplay"
+    ok.write_bytes(good[0])
+    rc, _out, err = run_cli(["diff", str(ok), str(path)])
+    assert outcome(rc, err) == "refused" and "tick 3 is missing" in err, (rc, err)
+    rc, out, err = run_cli(["diff", str(ok), str(ok)])
+    assert outcome(rc, err) == "ok" and "states: identical" in out and "decisions: all" in out, (rc, out, err)
+    rc, out, err = run_cli(["verify", str(folder), "--workers", "1", "--no-progress"])
+    assert rc == 1 and "Traceback" not in out + err and "tick 3 is missing" in out + err, (rc, out, err)
+
+
+def test_a_replay_closed_before_its_match_ends_reads_back(tmp_path):
+    """The end record of an unfinished match (the replay window's recordings, a capped run) has no reason."""
+    from content.loader import load_content
+    from game.world import World
+    from saves.replay import ReplayRecorder, read_replay
+    world = World(load_content(), "skirmish", 4)
+    rec = ReplayRecorder(tmp_path / "r.rtsreplay", world)
+    for _ in range(20):
+        world.step()
+        rec.after_tick(world)
+    rec.close(world)
+    world.close()
+    replay = read_replay(tmp_path / "r.rtsreplay")
+    assert replay.end["reason"] is None and replay.end["ticks"] == 20 and replay.warning is None

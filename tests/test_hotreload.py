@@ -117,3 +117,33 @@ def test_the_watcher_sees_changes_and_the_replay_records_the_content_in_force(tm
     replay = read_replay(tmp_path / "r.rtsreplay")
     assert [t for t, _h in replay.content_changes] == [20]
     assert verify(replay, load_content([mod])).ok
+
+
+def test_changed_unit_stats_apply_to_living_units(tmp_path):
+    """A changed rifleman (speed, hit points, weapon, ammo, sight) applies to the riflemen already on the map."""
+    from components import Ammo, Mover, UnitKind, Weapon
+    mod, world, guard = setup(tmp_path)
+    try:
+        world.run(3)
+        riflemen = sorted(e for e, k in esper.get_component(UnitKind) if k.kind == "rifleman")
+        text = (hotreload.DEFAULT_ROOT / "units/rifleman.toml").read_text()
+        text = (text.replace("speed = 3.0", "speed = 4.5").replace("hp = 100.0", "hp = 200.0")
+                .replace("range = 6.0", "range = 7.5").replace("cooldown = 0.8", "cooldown = 0.4")
+                .replace("clip = 12", "clip = 5").replace("sight = 12.0", "sight = 15.0"))
+        write_mod(mod, {"units/rifleman.toml": text})
+        result = hotreload.reload(world, [mod])
+        assert result.ok and f"unit stats applied to {len(riflemen)} living units" in result.message(), result.message()
+        world.activate()
+        for e in riflemen:
+            assert esper.component_for_entity(e, Mover).speed == 4.5
+            health = esper.component_for_entity(e, Health)
+            assert health.max_hp == 200.0
+            weapon = esper.component_for_entity(e, Weapon)
+            assert (weapon.range, weapon.cooldown) == (7.5, 12) and weapon.ready_in <= 12
+            ammo = esper.component_for_entity(e, Ammo)
+            assert ammo.clip_size == 5 and ammo.clip <= 5
+        assert esper.component_for_entity(guard, Health).hp == 90.0          # 45 of 100 -> 90 of 200
+        assert world.perception.sight["rifleman"] == 15.0
+        world.run(5)                                                        # and the match runs on
+    finally:
+        world.close()

@@ -15,23 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from content.loader import ContentError, load_content
-from tests.conftest import write_mod
+from tests.conftest import GRUNT_UNIT, write_mod
 from tests.test_brain_content import BRAIN
 
-UNIT = '''
-id = "grunt"
-hp = 50.0
-speed = 2.5
-brain = "sentry"
-
-[weapon]
-range = 4.0
-damage = 5.0
-cooldown = 1.0
-
-[ammo]
-clip = 6
-'''
+UNIT = GRUNT_UNIT.replace('speed = 2.5\n', 'speed = 2.5\nbrain = "sentry"\n')
 
 SCENARIO = '''
 id = "proving"

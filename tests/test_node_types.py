@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _sample(key: bt.Key):
     """A value that key ``key`` accepts in the default content (a goal and a task of the guard domains)."""
-    by_role = {"fact": "enemy_visible", "action": "wait", "goap_goal": "safe", "htn_task": "enter_cover",
-               "conditions": [{"fact": "enemy_visible"}]}
+    by_role = {"fact": "enemy_distance", "action": "wait", "goap_goal": "safe", "htn_task": "enter_cover",
+               "conditions": [{"fact": "enemy_visible"}]}  # a number fact: the sample scalar is 1
     if key.role in by_role:
         return by_role[key.role]
     if key.choices:

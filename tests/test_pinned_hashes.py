@@ -4,7 +4,9 @@ A change meant to alter the simulation updates these values in the same commit a
 must leave them alone. (They moved with the economy: every team gained a stockpile entity and the world state the
 nav grid's versions; then with the fairness fixes: simultaneous fire, waypoints reached within rounding, A*
 and tie-breaks turned with each side's quarter of the map, walks starting from the tile on the goal's side; then with fog of war: every
-decider sees only what its team sees, commanders decide on the same tick and estimate unseen squads.) Each match runs 900 ticks (30 s of game time), long enough for brains, plans,
+decider sees only what its team sees, commanders decide on the same tick and estimate unseen squads; then with stances: every unit carries
+a Stance component, world state, though AI units behave exactly as before — positions and hit points at tick
+900 are unchanged.) Each match runs 900 ticks (30 s of game time), long enough for brains, plans,
 commanders, doors and fights to have acted.
 """
 import pytest
@@ -13,9 +15,9 @@ from game.synchash import sync_hash
 from game.world import World
 
 PINNED = {
-    ("skirmish", 1): "7365c0377926605904a1ee1afca162f3",     # brains + UCT commanders on both sides
-    ("duel", 2): "afab0ab3233a8750d7446a502e4048b0",         # the scripted attack-nearest AI
-    ("uct_vs_eo", 1): "443c7cff8202cb62d75a6942f97d9396",    # UCT against Expected Outcome
+    ("skirmish", 1): "3c1fff9f107df1cba75a9383d415b795",     # brains + UCT commanders on both sides
+    ("duel", 2): "53eb73d7f6ed14d93dd455266b33ce22",         # the scripted attack-nearest AI
+    ("uct_vs_eo", 1): "dd9f371c0975369037f7f05f579feaee",    # UCT against Expected Outcome
 }
 
 

@@ -163,18 +163,3 @@ def test_scripted_match_ends_with_a_winner(content):
         assert sum(1 for n in alive if n > 0) == 1
     finally:
         world.close()
-
-
-def test_player_units_return_fire_but_do_not_chase(make_world):
-    world = make_world(OPEN, idle_teams(spawn("rifleman", 2, 2), spawn("rifleman", 6, 2) + spawn("rifleman", 10, 1)),
-                       controllers={0: "player"})
-    blue = units(world, 0)[0]
-    near, far = units(world, 1)
-    world.run(12)
-    act = world.ledger.current(blue)
-    assert act is not None and act.kind == "attack" and act.target == near and act.source == "guard"
-    start = esper.component_for_entity(blue, Position).x
-    esper.delete_entity(near, immediate=True)       # the near enemy vanishes; the far one is out of range
-    world.run(40)
-    assert world.ledger.current(blue) is None
-    assert esper.component_for_entity(blue, Position).x == start

@@ -8,7 +8,7 @@ from systems.pipeline import SYSTEM_ORDER
 from game.world import World
 from systems.base import Decider, System
 
-DECIDERS = {"CommanderSystem", "BrainSystem", "StrategySystem", "ScriptedAISystem", "BrainInboxSystem"}
+DECIDERS = {"CommanderSystem", "BrainSystem", "StrategySystem", "ScriptedAISystem", "BrainInboxSystem", "ReflexSystem"}
 
 
 def test_every_system_derives_from_the_base_and_the_deciders_from_decider():

@@ -3,10 +3,9 @@ import os
 
 import pytest
 
-if not os.environ.get("DISPLAY"):
-    if os.environ.get("CI"):
-        pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
-    pytest.skip("no display (run under xvfb-run)", allow_module_level=True)
+from tests.conftest import require_display  # noqa: E402
+
+require_display()
 
 pytestmark = pytest.mark.window
 
@@ -55,7 +54,9 @@ def screen_of(win, x, y):
 
 
 def test_team_colours_are_drawn(window):
+    window.scene.set_view_team(None)                       # everything, not Blue's view under the fog of war
     frames(window, 30)
+    window.scene.centre_on(window.world.tilemap.width / 2, window.world.tilemap.height / 2)
     img = screenshot(window)
     blue = count_colour(img, window.team_colors[0])
     red = count_colour(img, window.team_colors[1])
@@ -252,7 +253,9 @@ def test_a_played_match_is_recorded_and_can_be_explained(content, tmp_path):
     rec = tmp_path / "last.rtsreplay"
     win = PlayWindow(content, "skirmish", 1, player_team=0, record=str(rec))
     frames(win, 240)                                           # four seconds of play
-    win.on_key_press(arcade.key.ESCAPE, 0)                     # quit: the recording is finished
+    for key in (arcade.key.ESCAPE, arcade.key.DOWN, arcade.key.DOWN, arcade.key.ENTER, arcade.key.UP,
+                arcade.key.ENTER):                             # Esc, Quit, Yes: the recording is finished
+        win.on_key_press(key, 0)
     assert rec.exists()
     out = subprocess.run([sys.executable, "-m", "game.app.cli", "replay", str(rec), "--to", "100", "--json"],
                          capture_output=True, text=True)

@@ -1,13 +1,11 @@
 """The economy in the game window under a real X server (Xvfb): every input is a press and a release, and what
 the player sees is checked in the screenshot's pixels."""
-import os
 
 import pytest
 
-if not os.environ.get("DISPLAY"):
-    if os.environ.get("CI"):
-        pytest.fail("window tests need a display in CI: run pytest under xvfb-run", pytrace=False)
-    pytest.skip("no display (run under xvfb-run)", allow_module_level=True)
+from tests.conftest import require_display  # noqa: E402
+
+require_display()
 
 import esper  # noqa: E402
 
@@ -103,6 +101,10 @@ def test_buildings_and_fields_are_drawn_and_on_the_minimap(window):
     assert count_colour(img, (70, 150, 190), tol=30, box=(fx0, fy0, fx1, fy1)) > 8 * 40
     mx, my, mw, mh = window.scene.minimap_rect()
     mini = (int(mx), window.height - int(my + mh), int(mx + mw), window.height - int(my))
+    assert count_colour(img, window.team_colors[1], tol=6, box=mini) == 0      # Red's base: never seen yet
+    window.scene.set_view_team(None)                                           # a spectator's minimap
+    window.scene.sync(())
+    img = screenshot(window)
     assert count_colour(img, window.team_colors[1], tol=6, box=mini) >= 36     # Red's headquarters: 6 x 6 pixels
 
 
@@ -259,7 +261,7 @@ def test_the_start_menu_offers_the_opponents_strategy_for_an_economy_scenario(co
         menu = win.menu
         while menu.value("scenario") != "econ_duel":
             key(win, arcade.key.RIGHT)
-        assert menu.rows == ["scenario", "side", "opponent"] and menu.value("opponent") == "macro"
+        assert menu.rows == ["scenario", "side", "opponent", "difficulty"] and menu.value("opponent") == "macro"
         key(win, arcade.key.DOWN)
         key(win, arcade.key.DOWN)                                # opponent
         while menu.value("opponent") != "worker_rush":

@@ -75,14 +75,16 @@ def cmd_match(args) -> int:
         check_regular(args.load)
     content = _load(args.mod)
     if args.load:
-        if args.strategy:
-            raise CliError("--strategy cannot change a loaded match (its teams' strategies are in the save)")
+        if args.strategy or args.difficulty:
+            raise CliError("--strategy and --difficulty cannot change a loaded match (they are in the save)")
         world = load_snapshot(args.load, content, force=args.force)
         step = lambda: step_loaded(world, str(args.load))    # noqa: E731 - a hostile save: one line, not a traceback
     else:
         scenario = _scenario(content, args.scenario)
         strategies = _team_profiles(content, scenario, args.strategy, "--strategy", content.strategies, "strategy")
-        world = World(content, scenario, args.seed, strategies=strategies)
+        levels = _team_profiles(content, scenario, args.difficulty, "--difficulty", content.difficulties,
+                                "difficulty level")
+        world = World(content, scenario, args.seed, strategies=strategies, difficulties=levels)
         step = world.step
     world.timings = args.timings
     recorder = None
@@ -183,7 +185,8 @@ def cmd_replay(args) -> int:
     if args.view:
         def view():
             from game.app.views.replay_view import run_replay_view   # window code is loaded only here and in `play`
-            return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot)
+            return run_replay_view(content, replay, force=args.force, frames=args.frames, screenshot=args.screenshot,
+                                   mute=args.mute)
         return _in_window(view)
     if args.verify:
         result = verify(replay, content, force=args.force)
@@ -266,7 +269,7 @@ def cmd_explain(args) -> int:
         npcs = index.keys("npc")
         first = index.first_tick("npc", args.entity)
         if first is None:
-            return _explain_from_ledger(args, replay, content, npcs)
+            return _explain_from_ledger(args, replay, content, npcs, index.at("reflex", args.entity, args.tick))
         raise CliError(f"entity {args.entity} made no decision at or before tick {args.tick} (its first is at tick "
                        f"{first})")
     world = seek(replay, content, args.tick, force=args.force)
@@ -297,7 +300,7 @@ def cmd_explain(args) -> int:
     return 0
 
 
-def _explain_from_ledger(args, replay, content, npcs) -> int:
+def _explain_from_ledger(args, replay, content, npcs, reflex=None) -> int:
     """An entity with no decision records (a worker, a building, a strategy's unit): what the ledger says it is
     doing at the tick, and its last finished actions. The re-simulation starts a ledger history's length before
     the tick, so the finished actions the ledger still held then are there."""
@@ -318,6 +321,7 @@ def _explain_from_ledger(args, replay, content, npcs) -> int:
         raise CliError(f"entity {args.entity} never made a decision and is no unit or building at tick {args.tick} "
                        f"({hint}; `rts replay FILE --to {args.tick}` lists the units and buildings)")
     out["asked_tick"] = args.tick
+    out["reflex"] = None if reflex is None else reflex.to_wire()      # its latest choice on its own (a stance)
     if args.json:
         print(json.dumps(out, sort_keys=True))
         return 0
@@ -420,6 +424,8 @@ def cmd_validate(args) -> int:
             print(str(problem), file=sys.stderr)
         print(f"{len(exc.problems)} problem(s); nothing was loaded", file=sys.stderr)
         return EXIT_USAGE
+    for warning in content.warnings:          # legal, loaded, but does nothing: said, not refused
+        print(f"warning: {warning}")
     print(f"ok: {len(content.brains)} brains, {len(content.units)} units, {len(content.maps)} maps, "
           f"{len(content.scenarios)} scenarios "
           f"from {len(content.files)} files (content hash {content.content_hash})")
@@ -437,9 +443,9 @@ def cmd_play(args) -> int:
         teams = len(content.scenarios[scenario].teams)
         if not 0 <= team < teams:
             raise CliError(f"--team must be between 0 and {teams - 1} for scenario '{scenario}'")
-    for profile in ("uct_small", "uct", "uct_hard"):
-        if profile not in content.commanders:
-            raise CliError(f"the difficulty levels need commander profile '{profile}', which the content lacks")
+    if args.difficulty not in content.difficulties:
+        raise CliError(f"--difficulty: unknown level '{args.difficulty}' "
+                       f"(known: {', '.join(sorted(content.difficulties)) or 'none'})")
     if args.opponent is not None and args.opponent not in content.strategies:
         raise CliError(f"--opponent: unknown strategy '{args.opponent}' "
                        f"(known: {', '.join(sorted(content.strategies)) or 'none'})")
@@ -448,31 +454,264 @@ def cmd_play(args) -> int:
         return run_play(content, scenario, args.seed, player_team=None if args.spectate else team,
                         difficulty=args.difficulty, frames=args.frames, screenshot=args.screenshot,
                         record=None if args.no_record else args.record, watch=args.watch,
-                        mods=[str(m) for m in args.mod], strategy=args.opponent)
+                        mods=[str(m) for m in args.mod], strategy=args.opponent, mute=args.mute)
     return _in_window(play)
 
 
-def cmd_tournament(args) -> int:
+def _profile_role(content, flag: str, names: list) -> str:
+    """'commander' or 'strategy': what every name in ``names`` is (all the same kind), else a one-line error."""
+    roles = set()
+    for name in names:
+        if name in content.commanders:
+            roles.add("commander")
+        elif name in content.strategies:
+            roles.add("strategy")
+        else:
+            known = ", ".join(sorted(content.commanders)) or "none"
+            raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known}; strategy profiles: "
+                           f"{', '.join(sorted(content.strategies)) or 'none'})")
+    if len(roles) > 1:
+        raise CliError(f"{flag}: mixes commander and strategy profiles ({', '.join(names)}); use one kind")
+    return roles.pop()
+
+
+def _check_backend(args) -> None:
+    """``--backend ray`` needs Ray installed; ``--address`` needs ``--backend ray`` (tournament, league, verify)."""
+    from game.app.backends import RAY_MISSING
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise CliError(RAY_MISSING) from None
+    if args.address and args.backend != "ray":
+        raise CliError("--address needs --backend ray")
+
+
+def _scale_setup(args, names: list, flag: str):
+    """Shared checks of `tournament` and `league`: content, scenario, profiles, backend. -> (content, scenario, role)."""
+    _check_backend(args)
     content = _load(args.mod)
     scenario = _scenario(content, args.scenario)
-    for flag, name in (("--a", args.a), ("--b", args.b)):
-        if name not in content.commanders:
-            known = ", ".join(sorted(content.commanders)) or "none"
-            raise CliError(f"{flag}: unknown commander profile '{name}' (known: {known})")
+    role = _profile_role(content, flag, names)
     if len(content.scenarios[scenario].teams) != 2:
         raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; a tournament needs 2")
-    from game.app.tournament import run
-    summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
-                  progress=not args.no_progress).as_dict()
+    return content, scenario, role
+
+
+def _side_mods(args, role: str, names: dict) -> None:
+    """Check --mod-a/--mod-b: each layers (with --mod) into valid content that still has the side's profile."""
+    from content.loader import load_content
+    from game.app.tournament import TournamentError, check_side_mod
+    for flag, mods, name in (("--mod-a", args.mod_a, names["a"]), ("--mod-b", args.mod_b, names["b"])):
+        if not mods:
+            continue
+        try:
+            for m in mods:
+                check_side_mod(m, flag)
+        except TournamentError as exc:
+            raise CliError(str(exc)) from None
+        layered = load_content(list(args.mod) + list(mods))
+        if name not in (layered.commanders if role == "commander" else layered.strategies):
+            raise CliError(f"{flag}: the layered content has no {role} profile '{name}'")
+
+
+def cmd_tournament(args) -> int:
+    from game.app.backends import BackendError
+    from game.app.tournament import TournamentError, run
+    _content, scenario, role = _scale_setup(args, [args.a, args.b], "--a/--b")
+    _side_mods(args, role, {"a": args.a, "b": args.b})
+    try:
+        summary = run(args.a, args.b, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
+                      progress=not args.no_progress, backend=args.backend, address=args.address, out=args.out,
+                      mods_a=args.mod_a, mods_b=args.mod_b, ticks=args.ticks, role=role).as_dict()
+    except (BackendError, TournamentError) as exc:
+        raise CliError(str(exc)) from None
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     lo, hi = summary["win_rate_ci95"]
-    print(f"{summary['a']} vs {summary['b']} on {scenario}, {summary['games']} games (sides alternate):")
-    print(f"  {summary['a']}: {summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses")
+    slo, shi = summary["score_rate_ci95"]
+    sides = summary["sides"]
+    a_label = summary["a"] + (f" (+{', '.join(map(str, args.mod_a))})" if args.mod_a else "")
+    b_label = summary["b"] + (f" (+{', '.join(map(str, args.mod_b))})" if args.mod_b else "")
+    print(f"A = {a_label} vs B = {b_label} on {scenario}, {summary['games']} games (sides alternate, "
+          f"backend {args.backend}):")
+    print(f"  A: {summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses")
     print(f"  win rate {summary['win_rate']:.1%} (95% interval {lo:.1%} - {hi:.1%}); "
-          f"score rate {summary['score_rate']:.1%} (a draw counts half)")
+          f"score rate {summary['score_rate']:.1%} (95% interval {slo:.1%} - {shi:.1%}; a draw counts half)")
+    print(f"  sides: team 0 won {sides['team0_wins']}, team 1 won {sides['team1_wins']}, {sides['draws']} drawn; "
+          f"A won {sides['a_wins_as_team0']}/{sides['a_games_as_team0']} as team 0 and "
+          f"{sides['a_wins_as_team1']}/{sides['a_games_as_team1']} as team 1")
     print(f"  mean length {summary['mean_ticks']:.0f} ticks")
+    print(f"  {summary['verdict']}")
+    return 0
+
+
+def cmd_league(args) -> int:
+    from game.app import league
+    from game.app.backends import BackendError
+    from game.app.tournament import TournamentError, check_side_mod
+    if len(args.profiles) < 2:
+        raise CliError("a league needs at least two entrants")
+    if len(set(args.profiles)) != len(args.profiles):
+        raise CliError(f"an entrant is named twice: {' '.join(args.profiles)}")
+    parsed = [league.parse_entrant(p) for p in args.profiles]
+    _content, scenario, role = _scale_setup(args, [name for name, _m in parsed], "PROFILE")
+    from content.loader import load_content
+    for spec, (name, extra) in zip(args.profiles, parsed):
+        if extra:
+            try:
+                check_side_mod(extra[0], spec)
+            except TournamentError as exc:
+                raise CliError(str(exc)) from None
+            layered = load_content(list(args.mod) + list(extra))
+            if name not in (layered.commanders if role == "commander" else layered.strategies):
+                raise CliError(f"{spec}: the layered content has no {role} profile '{name}'")
+    if args.chart and not str(args.chart).lower().endswith((".png", ".svg", ".pdf")):
+        raise CliError(f"--chart {args.chart}: a chart is written as .png, .svg or .pdf")
+    try:
+        summary = league.run(args.profiles, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod],
+                             args.backend, args.address, args.out, args.ticks, role, progress=not args.no_progress)
+    except (BackendError, TournamentError) as exc:
+        raise CliError(str(exc)) from None
+    if args.save_json:
+        try:
+            with open(args.save_json, "w", encoding="utf-8") as fh:
+                fh.write(league.dumps(summary) + "\n")
+        except OSError as exc:
+            raise CliError(f"--save-json {args.save_json}: cannot write: {exc.strerror or exc}") from None
+    if args.chart:
+        try:
+            league.write_chart(summary, args.chart)
+        except OSError as exc:
+            raise CliError(f"--chart {args.chart}: cannot write: {exc.strerror or exc}") from None
+    if args.json:
+        print(league.dumps(summary))
+        return 0
+    n = len(args.profiles)
+    print(f"league of {n} on {scenario}: {args.games} games per pairing, {n * (n - 1) // 2 * args.games} games "
+          f"(backend {args.backend})")
+    print("\n".join(league.table_lines(summary)))
+    print(summary["method"])
+    for path, what in ((args.save_json, "JSON"), (args.chart, "chart")):
+        if path:
+            print(f"wrote {what} to {path}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    """Verify every replay under a directory in parallel: a summary, and each failure's first divergence."""
+    import time
+    from pathlib import Path
+    from game.app.backends import BackendError, run_jobs, verify_one
+    root = Path(args.dir)
+    if not root.is_dir():
+        raise CliError(f"{root}: not a directory")
+    _check_backend(args)
+    files = sorted(str(p) for p in root.rglob("*.rtsreplay") if p.is_file())
+    if not files:
+        raise CliError(f"{root}: no .rtsreplay files under it")
+    mods = [str(m) for m in args.mod] or None
+    jobs = [(f, mods, args.force) for f in files]
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(jobs), desc="verify", unit="replay", leave=False)
+    results = [None] * len(jobs)
+    start = time.perf_counter()
+    try:
+        for i, res in run_jobs(verify_one, jobs, backend=args.backend, workers=args.workers, address=args.address):
+            results[i] = res
+            if bar:
+                bar.update()
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        if bar:
+            bar.close()
+    seconds = time.perf_counter() - start
+    ok = [r for r in results if r["ok"]]
+    bad = [r for r in results if not r["ok"]]
+    summary = {"replays": len(results), "verified": len(ok), "failed": len(bad), "seconds": round(seconds, 2),
+               "ticks": sum(r["ticks"] for r in results), "results": results}
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(f"{len(ok)} of {len(results)} replays verified ({summary['ticks']} ticks) in {seconds:.1f} s "
+              f"(backend {args.backend})")
+        for r in bad:
+            if r["error"]:
+                print(f"FAILED {r['file']}: {r['error']}")
+            else:
+                print(f"FAILED {r['file']}: divergence at tick {r['first_bad_tick']}")
+                for line in r["details"]:
+                    print(f"  {line}")
+    return 0 if not bad else 1
+
+
+def cmd_diff(args) -> int:
+    """The first tick two recorded matches' states differ, and the first decision that differed."""
+    from game.app import diff as df
+    from saves.replay import check_compatible, read_replay
+    sides = []
+    for path in (args.a, args.b):
+        replay = read_replay(path)
+        if replay.warning:
+            print(f"warning: {path}: {replay.warning}", file=sys.stderr)
+        content = _load(replay.header.get("mods") or [])
+        check_compatible(replay, content, args.force)
+        sides.append((replay, content))
+    (ra, ca), (rb, cb) = sides
+    out = df.diff(ra, ca, rb, cb, force=args.force)
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+        return 0
+    if not out["same_setup"]:
+        print(f"note: different matches (A: {ra.header.get('scenario')} seed {ra.header.get('seed')}, "
+              f"B: {rb.header.get('scenario')} seed {rb.header.get('seed')})")
+    state = out["state"]
+    if state is None:
+        print(f"states: identical through tick {ra.end_state_tick}")
+    else:
+        print(f"states: first differ after tick {state['tick'] - 1} (world tick {state['tick']})")
+        for line in state["details"]:
+            print(f"  {line}")
+    dec = out["decision"]
+    if dec is None:
+        print(f"decisions: all {len(ra.decisions)} identical")
+        return 0
+    who = f"team {dec['key']}'s commander" if dec["kind"] == "commander" else f"entity {dec['key']}"
+    print(f"first different decision: {who} at tick {dec['tick']}")
+    for line in dec["changes"]:
+        print(f"  {line}")
+    print("\n".join(df.side_by_side(dec["a"], dec["b"])))
+    return 0
+
+
+def cmd_ladder(args) -> int:
+    content = _load(args.mod)
+    scenario = _scenario(content, args.scenario)
+    if len(content.scenarios[scenario].teams) != 2:
+        raise CliError(f"scenario '{scenario}' has {len(content.scenarios[scenario].teams)} teams; the ladder needs 2")
+    levels = args.levels.split(",") if args.levels else \
+        sorted(content.difficulties, key=lambda d: (content.difficulties[d].rank, d))
+    for level in levels:
+        if level not in content.difficulties:
+            raise CliError(f"--levels: unknown difficulty level '{level}' "
+                           f"(known: {', '.join(sorted(content.difficulties)) or 'none'})")
+    from game.app.ladder import run
+    rows = run(levels, args.games, scenario, args.seed, args.workers, [str(m) for m in args.mod], args.ticks,
+               progress=not args.no_progress)
+    if args.json:
+        print(json.dumps({"scenario": scenario, "levels": rows}, sort_keys=True))
+        return 0
+    print(f"the human stand-in against each difficulty on {scenario} (sides alternate):")
+    print(f"{'level':<10} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}  {'stand-in win rate (95%)':<26} per side")
+    for r in rows:
+        lo, hi = r["standin_win_rate_ci95"]
+        sides = "  ".join(f"team {t}: {w}/{n}" for t, (w, n) in sorted(r["standin_wins_per_side"].items()))
+        print(f"{r['level']:<10} {r['games']:>5} {r['standin_wins']:>5} {r['draws']:>5} {r['standin_losses']:>6}  "
+              f"{r['standin_win_rate']:>6.1%} ({lo:.0%} - {hi:.0%}){'':<9} {sides}")
     return 0
 
 
@@ -595,6 +834,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ticks between sync hashes in the replay (default: 5)")
     p.add_argument("--save-at", nargs=2, metavar=("TICK", "FILE"), help="save a snapshot when the match reaches TICK")
     p.add_argument("--load", metavar="FILE", help="continue a match from a snapshot file")
+    p.add_argument("--difficulty", action="append", metavar="TEAM=LEVEL", default=[],
+                   help="a team's difficulty level (easy, normal, hard, brutal: content/difficulties/); repeatable")
     p.add_argument("--strategy", action="append", metavar="TEAM=PROFILE", default=[],
                    help="run a team (index or name) with this strategy profile, e.g. --strategy 1=scout_rush "
                         "(repeatable)")
@@ -608,6 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded sync hash")
     mode.add_argument("--to", type=_tick, metavar="TICK", help="seek to TICK and print the state summary")
     mode.add_argument("--view", action="store_true", help="watch it in the window: play, pause, scrub, inspect")
+    p.add_argument("--mute", action="store_true", help="no sound (with --view)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true")
@@ -651,8 +893,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="open the game window")
     p.add_argument("--scenario", default=None, help="scenario id (default: choose in the start menu)")
-    p.add_argument("--difficulty", choices=["easy", "normal", "hard"], default="normal",
-                   help="the enemy commander's search budget (default: normal)")
+    p.add_argument("--difficulty", default="normal", metavar="LEVEL",
+                   help="how the AI opponents play: a level of content/difficulties/ (easy, normal, hard, brutal; "
+                        "default: normal)")
     p.add_argument("--seed", type=_seed, default=1)
     p.add_argument("--team", type=_int_in(0, 63), default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
@@ -664,23 +907,85 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-record", action="store_true", help="do not record the match")
     p.add_argument("--watch", action="store_true",
                    help="reload changed content files while the game runs (with --mod: your mod's files too)")
+    p.add_argument("--mute", action="store_true", help="no sound (without an audio device the game is silent anyway)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
     add_mod(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("tournament", help="commander profile A against B over many headless matches")
-    p.add_argument("--a", required=True, metavar="PROFILE", help="commander profile for side A")
-    p.add_argument("--b", required=True, metavar="PROFILE", help="commander profile for side B")
-    p.add_argument("--games", type=_int_in(1, 100_000), default=20, help="matches to play (default 20); sides alternate")
-    p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
+    def add_scale(p):
+        p.add_argument("--games", type=_int_in(1, 100_000), default=20, help="matches per pairing (default 20); sides alternate")
+        p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
+        p.add_argument("--seed", type=_int_in(0, UINT64_MAX - 100_000), default=1,
+                       help="seed of the first game (game i uses seed + i)")
+        p.add_argument("--ticks", type=_pos_tick, default=None,
+                       help="stop each game after this many ticks at most (default: the scenario's max_ticks)")
+        add_backend(p)
+        p.add_argument("--out", metavar="FILE", default=None,
+                       help="append each finished game to this JSON-lines file; rerunning with it resumes")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        add_mod(p)
+
+    def add_backend(p):
+        p.add_argument("--workers", type=_int_in(1, 1024), default=None,
+                       help="worker processes, or Ray CPUs of a local Ray instance (default: one per core)")
+        p.add_argument("--backend", choices=["local", "ray"], default="local",
+                       help="local worker processes (default) or Ray (optional extra: pip install -e '.[cluster]')")
+        p.add_argument("--address", default=None, metavar="ADDR",
+                       help="with --backend ray: the cluster to join ('auto' = the running one); default: start a "
+                            "local Ray instance")
+
+    p = sub.add_parser("tournament", help="profile A against B over many headless matches (A/B test content with "
+                                          "--mod-a/--mod-b)")
+    p.add_argument("--a", required=True, metavar="PROFILE", help="commander (or strategy) profile for side A")
+    p.add_argument("--b", required=True, metavar="PROFILE", help="commander (or strategy) profile for side B")
+    p.add_argument("--mod-a", action="append", metavar="DIR", default=[],
+                   help="content layered on side A only (commanders/ and strategies/ files; repeatable)")
+    p.add_argument("--mod-b", action="append", metavar="DIR", default=[],
+                   help="content layered on side B only (commanders/ and strategies/ files; repeatable)")
+    add_scale(p)
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("league", help="round robin over commander or strategy profiles (PROFILE:DIR = with that "
+                                      "content) with Bradley-Terry ratings")
+    p.add_argument("profiles", nargs="+", metavar="PROFILE", help="entrants: a profile, or PROFILE:DIR for the "
+                                                                 "profile with a content mod layered on")
+    p.add_argument("--save-json", metavar="FILE", default=None, help="write the league (table, pairings) as JSON")
+    p.add_argument("--chart", metavar="PNG", default=None, help="draw the ratings with their intervals (.png/.svg/.pdf)")
+    add_scale(p)
+    p.set_defaults(func=cmd_league)
+
+    p = sub.add_parser("verify", help="verify every replay under a directory, in parallel (local or Ray)")
+    p.add_argument("dir", metavar="DIR", help="directory searched (recursively) for *.rtsreplay files")
+    add_backend(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--force", action="store_true", help="play even if the content hash or format differs")
+    p.add_argument("--mod", action="append", metavar="DIR", default=[],
+                   help="content to verify with (default: the mods each replay was recorded with)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("diff", help="two replays: the first tick their states differ and the first decision that did")
+    p.add_argument("a", metavar="A", help="a replay (e.g. before a content change)")
+    p.add_argument("b", metavar="B", help="another replay (e.g. the same seed after it)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("ladder", help="a scripted stand-in for a human against the AI at each difficulty level")
+    p.add_argument("--games", type=_int_in(1, 100_000), default=50,
+                   help="matches per level (default 50); sides alternate")
+    p.add_argument("--levels", default=None, metavar="A,B,...", help="difficulty levels (default: all, easiest first)")
+    p.add_argument("--scenario", default="skirmish", help="two-team firefight scenario (default: skirmish)")
     p.add_argument("--seed", type=_int_in(0, UINT64_MAX - 100_000), default=1,
                    help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (games, wins, draws, losses, ...)")
+    p.add_argument("--ticks", type=_pos_tick, default=None, help="stop each match at this tick (decided by score)")
+    p.add_argument("--workers", type=_int_in(1, 1024), default=None, help="worker processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_mod(p)
-    p.set_defaults(func=cmd_tournament)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("bench", help="measure headless ticks per second against a bare-esper baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -692,7 +997,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
                         "GTPyhop; commander: abstract playouts/s and decision time; economy: a 10-minute macro mirror's "
                         "speed against real time and a building's grid update; render: frame time with 500 units "
-                        "(needs a display)")
+                        "(needs a display); scale: a tournament on the local and Ray backends, where a game's time goes, "
+                        "replay verification throughput (sizes: RTS_BENCH_SCALE_GAMES, _TICKS, _WORKERS)")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -452,6 +452,11 @@ def entity_lines(e: dict) -> list[str]:
                 out.append(f"doing: {a['text']}")
         elif b is None:
             out.append("doing: nothing (no active action in the ledger)")
+    r = e.get("reflex")
+    if r is not None:
+        target = f" {r['target']}" if r["target"] else ""
+        out.append(f"on its own (stance {r['stance']}) at tick {r['tick']}: {r['trigger']} -> {r['action']}{target}, "
+                   "without an order")
     if e["recent"]:
         out.append(f"last finished actions (the ledger keeps them {e['keeps_ticks']} ticks; known from tick "
                    f"{e['history_from']}):")

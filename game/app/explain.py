@@ -27,6 +27,8 @@ def explain(record: NpcDecision, action_state=None) -> dict:
     for cand in record.candidates:
         c = cand.expanded()
         c["chosen"] = cand.id == record.choice
+        for g in c["gates"]:
+            g["fact"] = gate_fact(g["gate"])           # the fact read; "ok" is the gate's result, "actual" the fact's
         out["candidates"].append(c)
     plan = record.plan
     if plan is not None:
@@ -41,6 +43,41 @@ def _num(v) -> str:
     if isinstance(v, float):
         return f"{v:.3f}"
     return str(v)
+
+
+def gate_fact(label: str) -> str:
+    """The fact a gate's label reads: ``x`` for ``x`` and ``not x``, the first word of ``x op value``.
+
+    >>> gate_fact("enemy_visible"), gate_fact("not enemy_visible"), gate_fact("hp_frac < 0.25")
+    ('enemy_visible', 'enemy_visible', 'hp_frac')
+    """
+    if label.startswith("not "):
+        return label[4:]
+    return label.split(" ", 1)[0]
+
+
+def _value(v) -> str:
+    """A fact's value as a designer writes it in TOML: true/false, numbers, quoted strings."""
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return repr(v)
+    return _num(v)
+
+
+def gate_line(gate: str, actual, ok: bool) -> str:
+    """A gate's result apart from the value of the fact it reads, so ``not x`` failing is not read as "x is false".
+
+    >>> gate_line("not enemy_visible", True, False)
+    'gate: not enemy_visible -> false (enemy_visible = true)'
+    >>> gate_line("ammo > 0", 3, True)
+    'gate: ammo > 0 -> true (ammo = 3)'
+    >>> gate_line("enemy_visible", None, False)
+    'gate: enemy_visible -> false (enemy_visible is missing)'
+    """
+    fact = gate_fact(gate)
+    value = f"{fact} is missing" if actual is None else f"{fact} = {_value(actual)}"
+    return f"gate: {gate} -> {'true' if ok else 'false'} ({value})"
 
 
 def lines(e: dict) -> list[str]:
@@ -65,7 +102,7 @@ def lines(e: dict) -> list[str]:
         else:
             out.append(f" {mark} {c['id']:<12} ineligible")
         for g in c["gates"]:
-            out.append(f"      gate {g['gate']:<28} actual {_num(g['actual']):<10} {'ok' if g['ok'] else 'FAILS'}")
+            out.append("      " + gate_line(g["gate"], g["actual"], g["ok"]))
         for p in c["prefs"]:
             out.append(f"      pref {p['input']:<16} raw {_num(p['raw']):<9} normalised {_num(p['norm']):<7} "
                        f"curved {_num(p['curved']):<7} weight {_num(p['weight'])}")

@@ -9,8 +9,15 @@ ticks:
 - every NPC's brain is rebuilt from the new brain definitions: its running behavior tree is halted and its
   ledger actions are cancelled cleanly (the ledger releases their reservations), then it starts afresh;
 - commander profiles and perception read the new content from the next decision on;
-- nothing else in the world changes: units keep their positions, hit points and weapons, and the map of a
-  running match stays the one it started on (map and scenario changes are reported and wait for a new match).
+- **changed unit stats apply to the living units of that type** (``apply_unit_stats``): speed, maximum hit
+  points (the hit points keep their fraction of the maximum), sight, radius, the weapon (range, damage,
+  cooldown, accuracy; a cooldown under way is cut to the new one), the ammunition (clip size, reload time; a
+  clip over the new size is cut to it, the reserve is kept) and a worker's capacity, gathering rate and
+  whether it builds (a load over the new capacity is cut to it). The screen says how many units changed;
+- what waits for new units: a unit's stance (a player may have changed it) and its cost, build time,
+  population and requirements (they apply to the next unit trained);
+- nothing else in the world changes: units keep their positions and orders, and the map of a running match
+  stays the one it started on (map and scenario changes are reported and wait for a new match).
 
 On any problem the old content stays in force, untouched, and the first problem comes back as one line
 (``file:line: key.path: message``) for the screen and the log. The world notes which content hash is in force
@@ -23,7 +30,7 @@ from pathlib import Path
 
 import esper
 
-from components import BrainState, UnitKind
+from components import Ammo, BrainState, Health, Mover, Selectable, UnitKind, Weapon, Worker
 from content.loader import DEFAULT_ROOT, ContentError, load_content
 from content.schema import KINDS
 from content.tiled import MAP_SUFFIXES, TILESET_SUFFIXES
@@ -117,7 +124,52 @@ def apply(world, new) -> ReloadResult:
         fresh.wake = True                         # decide on the next tick with the new brain
         esper.add_component(eid, fresh)
         rebuilt += 1
+    changed = apply_unit_stats(world, old, new)
+    if changed:
+        notes.append(f"unit stats applied to {changed} living units (stance, cost and build time wait for new "
+                     f"units)")
     world.content = new
     world.content_changes.append([world.tick, new.content_hash])
     return ReloadResult(True, brains_rebuilt=rebuilt, actions_cancelled=cancelled, content_hash=new.content_hash,
                         notes=notes)
+
+
+def apply_unit_stats(world, old, new) -> int:
+    """Give every living unit whose type's stats changed the new stats (the module docstring lists which and
+    how); returns how many units changed. The world must be active."""
+    from game.scenario import ticks
+    hz = world.hz
+    changed = 0
+    for eid, kind in sorted(esper.get_component(UnitKind)):
+        before, after = old.units.get(kind.kind), new.units.get(kind.kind)
+        if before is None or after is None or before == after:
+            continue
+        changed += 1
+        if esper.has_component(eid, Mover):
+            esper.component_for_entity(eid, Mover).speed = float(after.speed)
+        if esper.has_component(eid, Health):
+            health = esper.component_for_entity(eid, Health)
+            frac = health.hp / health.max_hp if health.max_hp > 0 else 1.0
+            health.max_hp = float(after.hp)
+            health.hp = min(health.max_hp, frac * health.max_hp)
+        if esper.has_component(eid, Weapon):
+            weapon = esper.component_for_entity(eid, Weapon)
+            weapon.range, weapon.damage = float(after.weapon.range), float(after.weapon.damage)
+            weapon.cooldown, weapon.accuracy = ticks(after.weapon.cooldown, hz), float(after.weapon.accuracy)
+            weapon.ready_in = min(weapon.ready_in, weapon.cooldown)
+        if esper.has_component(eid, Ammo):
+            ammo = esper.component_for_entity(eid, Ammo)
+            ammo.clip_size, ammo.reload_ticks = after.ammo.clip, ticks(after.ammo.reload, hz)
+            ammo.clip = min(ammo.clip, ammo.clip_size)
+        if esper.has_component(eid, Selectable):
+            esper.component_for_entity(eid, Selectable).radius = float(after.radius)
+        if after.worker is not None and esper.has_component(eid, Worker):
+            worker = esper.component_for_entity(eid, Worker)
+            worker.capacity = after.worker.capacity
+            worker.mine_ticks = ticks(1.0 / after.worker.gather_rate, hz)
+            worker.can_build = after.worker.build
+            worker.carrying = min(worker.carrying, worker.capacity)
+    perception = getattr(world, "perception", None)
+    if perception is not None:                   # sight is read from here (fog reads the content itself)
+        perception.sight = {uid: float(u.sight) for uid, u in new.units.items()}
+    return changed

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import esper
+import numpy as np
 
 from components import Ammo, Building, Health, Mover, Position, Team, Weapon
 from game.economy import aim_point, fire_origin
@@ -33,6 +34,7 @@ class Executor:
     """
     kind = ""                  # the action name content and the ledger use ("" = an abstract base)
     params = ""                # target and parameters, in words
+    param_types: dict = {}     # parameter -> "number", "bool" or "string": content validation checks them
     meaning = ""               # what it does, one line
     preconditions = ""         # what check() requires, in a designer's words
     timeout_seconds = 0.0      # game seconds after its start before the ledger times it out (0 = never)
@@ -73,7 +75,26 @@ class Executor:
     def catalog_row(cls) -> dict:
         """The kind's row of the action catalog (content/catalog.py, docs/content.md)."""
         return {"params": cls.params, "meaning": cls.meaning, "preconditions": cls.preconditions,
-                "timeout_seconds": cls.timeout_seconds}
+                "timeout_seconds": cls.timeout_seconds, "param_types": dict(cls.param_types)}
+
+
+def is_number(v) -> bool:
+    """A finite number, as a coordinate parameter must be (a bool is not one; numpy numbers are).
+
+    >>> [is_number(v) for v in (3, 2.5, float("nan"), True, "3", None)]
+    [True, True, False, False, False, False]
+    """
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return False
+    if isinstance(v, int):
+        return True
+    if not (isinstance(v, float) or type(v).__module__ == "numpy"):
+        return False
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return f == f and abs(f) != float("inf")
 
 
 class Walker(Executor):
@@ -186,30 +207,23 @@ def enemy_in_range(world, eid: int) -> int:
     team = esper.component_for_entity(eid, Team).team
     r2 = weapon.range * weapon.range
     shooter_is_building = esper.has_component(eid, Building)
-    units = world.team_index()
-    for index in (units, world.building_index()):
+    units, buildings = world.enemy_arrays(team)
+    for ids, xs, ys in (units, buildings):
         # a building is measured to its nearest wall (and a turret from its own), so a centre up to half a large
         # footprint further away may still be in range
-        slack = 0.0 if index is units and not shooter_is_building else 6.0
-        best = None
-        for other, (ids, xs, ys) in sorted(index.items()):
-            if not world.enemies(team, other) or not len(ids):
-                continue
-            d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
-            for i in d2.argsort(kind="stable"):
-                if d2[i] > (weapon.range + slack) ** 2:
-                    break
-                target = int(ids[i])
-                sx, sy = fire_origin(eid, float(xs[i]), float(ys[i]))
-                ax, ay = aim_point(target, sx, sy)
-                dd = (ax - sx) ** 2 + (ay - sy) ** 2
-                if dd <= r2 and world.nav.clear_line(sx, sy, ax, ay):
-                    cand = (float(d2[i]), target)
-                    if best is None or cand < best:
-                        best = cand
-                    break
-        if best is not None:
-            return best[1]
+        slack = 0.0 if ids is units[0] and not shooter_is_building else 6.0
+        if not len(ids):
+            continue
+        d2 = (xs - pos.x) ** 2 + (ys - pos.y) ** 2
+        near = np.flatnonzero(d2 <= (weapon.range + slack) ** 2)
+        # nearest first, ties to the lowest id (the same answer as scanning each enemy team and keeping the best)
+        for i in near[np.lexsort((ids[near], d2[near]))]:
+            target = int(ids[i])
+            sx, sy = fire_origin(eid, float(xs[i]), float(ys[i]))
+            ax, ay = aim_point(target, sx, sy)
+            dd = (ax - sx) ** 2 + (ay - sy) ** 2
+            if dd <= r2 and world.nav.clear_line(sx, sy, ax, ay):
+                return target
     return 0
 
 

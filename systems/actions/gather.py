@@ -30,8 +30,12 @@ def nearest_drop_off(world, team: int, x: float, y: float) -> tuple[int, tuple[f
 
 def deliver(world, actor: int, worker: Worker) -> int:
     """Put the worker's load into its team's stockpile; returns how much it was."""
+    team = esper.component_for_entity(actor, Team).team
     load = worker.carrying
-    stock: Stockpile = stockpile(world, esper.component_for_entity(actor, Team).team)
+    income = world.income[team]
+    if income != 1.0:                              # a difficulty's handicap or bonus (content/difficulties/)
+        load = int(load * income + 0.5)
+    stock: Stockpile = stockpile(world, team)
     stock.amount += load
     stock.gathered += load
     worker.carrying = 0

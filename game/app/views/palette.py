@@ -95,3 +95,10 @@ def region_image(regions, alpha: int = 42) -> Image.Image:
     img = Image.new("RGBA", (regions.width, regions.height))
     img.putdata([(0, 0, 0, 0) if lab < 0 else REGION_HUES[lab % len(REGION_HUES)] + (alpha,) for lab in regions.labels])
     return img
+# what a fight looks like (game/app/views/scene.py Effects)
+TRACER = (255, 226, 140)
+MUZZLE = (255, 190, 70)
+HIT = (255, 255, 255)
+MOVE_MARK = (90, 230, 110)
+ATTACK_MARK = (240, 70, 60)
+PING = (255, 70, 50)

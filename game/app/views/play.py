@@ -42,12 +42,38 @@ from game.loop import FixedStepClock
 from game.app.views import palette
 from game.app.views.command import CommandCard
 from game.app.views.inspector import WIDTH as INSPECTOR_WIDTH, InspectorPanel
-from game.app.views.scene import TILE, Scene, run_frames, squad_orders
+from game.app.views.scene import TILE, Scene, run_frames, squad_orders, zoom_to_cursor
+from game.app.views.sound import Sounds
 from game.world import World
 
 PAN_SPEED = 600.0
-#: difficulty -> the enemy commander profile (its search budget)
-DIFFICULTY = {"easy": "uct_small", "normal": "uct", "hard": "uct_hard"}
+#: the mouse this close to the window's edge pans the view (pixels)
+EDGE = 6
+#: a group key pressed twice within this many seconds centres the view on the group
+DOUBLE_TAP = 0.4
+#: an under-attack alert at most this often (seconds)
+ALERT_GAP = 6.0
+HELP = [
+    ("left click / drag", "select your units (shift adds); a box with no unit selects buildings"),
+    ("right click", "move, or attack what is under the cursor; workers gather, build, return loads"),
+    ("A then left click", "attack-move: fight whatever comes in range on the way"),
+    ("S  H  R", "stop, hold position (fire without chasing), reload"),
+    ("V", "cycle the selected units' stance: aggressive, defensive, hold, passive"),
+    ("letters on the card", "workers: place that building; buildings: train that unit"),
+    (".", "select the next idle worker"),
+    ("Ctrl+1..9, 1..9", "store / recall a group; press twice to jump to it"),
+    ("arrows, screen edge", "pan (middle drag too); wheel zooms to the cursor; click the minimap"),
+    ("space, + / -", "pause, game speed"),
+    ("I", "AI inspector"),
+    ("F1", "this help"),
+    ("Esc", "menu (resume, restart, quit)"),
+]
+
+
+def levels(content) -> list[str]:
+    """The difficulty levels of the content (content/difficulties/), easiest first."""
+    return sorted(content.difficulties, key=lambda d: (content.difficulties[d].rank, d))
+
 DIGITS = {getattr(arcade.key, f"KEY_{i}"): i for i in range(1, 10)}
 
 
@@ -58,27 +84,35 @@ def is_economy(scenario) -> bool:
 
 def make_world(content, scenario: str, seed: int, player_team: int | None, difficulty: str | None,
                strategy: str | None = None) -> World:
-    """``difficulty``: the enemy commander's budget, for teams a strategy does not run (a strategy team's units
-    follow no squad orders); ``strategy``: the strategy profile that runs every team but yours."""
+    """``difficulty``: the level (content/difficulties/) every team but yours plays at: its commander, reaction,
+    income (and strategy, where one runs the team); ``strategy``: the strategy profile that runs every team but
+    yours."""
     teams = content.scenarios[scenario].teams
     controllers = {player_team: "player"} if player_team is not None else {}
     strategies = {t: strategy for t in range(len(teams)) if t != player_team} if strategy else {}
-    runs = [strategies.get(t, team.strategy) for t, team in enumerate(teams)]
     commanders = {}
-    if difficulty is not None:
-        profile = DIFFICULTY[difficulty]
-        commanders = {t: profile for t in range(len(teams)) if t != player_team and not runs[t]}
+    difficulties = {t: difficulty for t in range(len(teams)) if t != player_team} if difficulty else {}
     if player_team is not None:
         commanders[player_team] = ""                   # your squads take your orders, not a commander's
-    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies)
+    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies,
+                 difficulties=difficulties)
 
 
 class PlayWindow(arcade.Window):
     def __init__(self, content, scenario: str | None, seed: int, player_team: int | None,
                  difficulty: str | None = "normal", width: int = 1280, height: int = 720,
                  record: str | None = None, watch: bool = False, mods: list | None = None,
-                 strategy: str | None = None):
+                 strategy: str | None = None, mute: bool = False):
         super().__init__(width, height, "rts", update_rate=1 / 60, vsync=False)
+        self.sounds = Sounds(muted=mute)
+        self.game_menu: GameMenu | None = None
+        self.show_help = False
+        self.alert_text = arcade.Text("", width / 2, height - 70, (255, 120, 100), 16, anchor_x="center", bold=True)
+        self.panel_texts: list = []
+        self.help_texts = []
+        self.mouse_inside = False
+        self.show_inspector = False
+        self.mouse = (width / 2, height / 2)
         arcade.set_background_color(palette.BACKGROUND)
         self.content = content
         self.seed = seed
@@ -125,7 +159,13 @@ class PlayWindow(arcade.Window):
         self.economy = is_economy(self.world.scenario)
         self.set_caption(f"rts: {self.world.scenario.name or scenario}")
         self.clock = FixedStepClock(self.world.hz)
-        self.scene = Scene(self, self.world)
+        self.scene = Scene(self, self.world, view_team=player_team)
+        self.game_menu = None
+        self.alert_timer = 0.0
+        self.last_alert = -1e9
+        self.last_group = (None, -1e9)
+        self.now = 0.0
+        self._start_camera()
         self.selected: list[int] = []
         self.inspected: int | None = None
         self.groups: dict[int, list[int]] = {}
@@ -147,6 +187,50 @@ class PlayWindow(arcade.Window):
             except OSError as exc:
                 print(f"warning: cannot record to {self.record_path}: {exc.strerror or exc}; playing without a "
                       "recording", file=sys.stderr)
+
+    def _start_camera(self) -> None:
+        """Centre on your army (the middle of your units), else your base, else the map's centre."""
+        world = self.world
+        world.activate()
+        from components import Building, Position, UnitKind
+        tmap = world.tilemap
+        team = self.player_team
+        spots = []
+        if team is not None:
+            spots = [(p.x, p.y) for _e, (p, t, _k) in esper.get_components(Position, Team, UnitKind) if t.team == team]
+            if not spots:
+                spots = [(b.tx + b.w / 2, b.ty + b.h / 2) for _e, (b, t) in esper.get_components(Building, Team)
+                         if t.team == team]
+        if spots:
+            self.scene.centre_on(sum(x for x, _ in spots) / len(spots), sum(y for _, y in spots) / len(spots))
+        else:
+            self.scene.centre_on(tmap.width / 2, tmap.height / 2)
+        self.clamp_camera()
+
+    def clamp_camera(self) -> None:
+        """Keep the view's centre on the map, so panning never leaves it for black."""
+        tmap = self.world.tilemap
+        zoom = self.camera.zoom
+        shift = (INSPECTOR_WIDTH if self.show_inspector else 0) / 2 / zoom   # the panel covers the right side
+        x, y = self.camera.position
+        x, y = clamp_view((x - shift, y), zoom, self.width - 2 * shift * zoom, self.height, tmap.width * TILE,
+                          tmap.height * TILE)
+        self.camera.position = (x + shift, y)
+
+    def _uncover_inspected(self) -> None:
+        """The inspector panel never covers the unit it inspects: the view moves it left of the panel."""
+        if not self.show_inspector or self.inspected is None or not esper.entity_exists(self.inspected):
+            return
+        from components import Position
+        pos = esper.try_component(self.inspected, Position)
+        if pos is None:
+            return
+        sx, _sy, *_ = self.camera.project(self.scene.to_screen(pos.x, pos.y))
+        free = self.width - INSPECTOR_WIDTH
+        if sx > free - 24:
+            x, y = self.camera.position
+            self.camera.position = (x + (sx - free / 2) / self.camera.zoom, y)
+            self.clamp_camera()
 
     def _stop_recording(self) -> None:
         if self.recorder is not None:
@@ -191,8 +275,18 @@ class PlayWindow(arcade.Window):
     def on_update(self, delta_time: float) -> None:
         if self.menu is not None or self.world is None:
             return
+        self.now += delta_time
+        self.sounds.update(delta_time)
+        self.scene.effects.update(delta_time)
+        self.alert_timer = max(0.0, self.alert_timer - delta_time)
+        if self.game_menu is not None:
+            return                                        # the in-game menu pauses the match
         dx = dy = 0.0
         k = arcade.key
+        mx, my = self.mouse
+        if self.mouse_inside and not self.drag_start:     # edge scrolling
+            dx = -1 if mx < EDGE else 1 if mx > self.width - EDGE else 0
+            dy = -1 if my < EDGE else 1 if my > self.height - EDGE else 0
         if self.keys_down & {k.LEFT}:
             dx -= 1
         if self.keys_down & {k.RIGHT}:
@@ -205,6 +299,7 @@ class PlayWindow(arcade.Window):
             x, y = self.camera.position
             step = PAN_SPEED * delta_time / self.camera.zoom
             self.camera.position = (x + dx * step, y + dy * step)
+            self.clamp_camera()
         if self.watcher is not None:
             self._watch(delta_time)
         self.note_timer = max(0.0, self.note_timer - delta_time)
@@ -213,6 +308,7 @@ class PlayWindow(arcade.Window):
             if self.world.over:
                 break
             self.world.step()
+            self._events(self.world.events)
             if self.recorder is not None:
                 self.recorder.after_tick(self.world)
         if self.world.over:
@@ -223,9 +319,54 @@ class PlayWindow(arcade.Window):
             self.groups[key] = [e for e in members if e in alive]
         if self.inspected is not None and self.inspected not in alive:
             self.inspected = None
+        self._uncover_inspected()
         self._check_tracked()
 
     # -- feedback on orders ------------------------------------------------------------------------------------
+    def _events(self, events) -> None:
+        """After a tick: tracers, flashes and bodies on screen, their sounds, and an alert when your units or
+        buildings are hit where you are not looking."""
+        if not events:
+            return
+        scene = self.scene
+        scene.effects.add(events)
+        world = self.world
+        team = self.player_team
+        shot = hit = False
+        for row in events:
+            if row[0] == "shot":
+                _k, _shooter, target, fx, fy, tx, ty, was_hit, _d = row
+                if scene.sees_point(fx, fy) or scene.sees_point(tx, ty):
+                    shot = True
+                    hit = hit or was_hit
+                if team is not None and was_hit and self.now - self.last_alert > ALERT_GAP:
+                    victim = esper.try_component(target, Team) if esper.entity_exists(target) else None
+                    if victim is not None and victim.team == team and not self._on_screen(tx, ty):
+                        self._alert(tx, ty, "building" if self._is_building(target) else "unit")
+            elif row[0] == "death" and scene.sees_point(row[4], row[5]):
+                self.sounds.play("destroyed" if row[6] else "death")
+        if shot:
+            self.sounds.play("shot")
+        if hit:
+            self.sounds.play("hit")
+
+    @staticmethod
+    def _is_building(eid: int) -> bool:
+        from components import Building
+        return esper.has_component(eid, Building)
+
+    def _on_screen(self, x: float, y: float) -> bool:
+        sx, sy, *_ = self.camera.project(self.scene.to_screen(x, y))
+        return 0 <= sx <= self.width and 0 <= sy <= self.height
+
+    def _alert(self, x: float, y: float, what: str) -> None:
+        self.last_alert = self.now
+        self.alert_timer = 4.0
+        self.alert_pos = (x, y)
+        self.alert_text.text = f"Your {'base' if what == 'building' else 'units'} are under attack (minimap)"
+        self.scene.effects.ping(x, y)
+        self.sounds.play("alert")
+
     def say(self, text: str, seconds: float = 4.0) -> None:
         """A line above the command card: why an order could not be given or was refused."""
         self.notice = text
@@ -296,6 +437,11 @@ class PlayWindow(arcade.Window):
             self.notice_text.draw()
         if self.show_inspector:
             self._draw_inspector()
+        elif self.selected:
+            self._draw_selection()
+        if self.alert_timer > 0:
+            self.alert_text.x = (self.width - (INSPECTOR_WIDTH if self.show_inspector else 0)) / 2
+            self.alert_text.draw()
         if self.reload_error or self.note_timer > 0:
             self.error_text.text = self.reload_error or self.reload_note
             self.error_text.color = (255, 110, 90) if self.reload_error else (120, 230, 120)
@@ -304,6 +450,76 @@ class PlayWindow(arcade.Window):
             self.error_text.draw()
         if world.over:
             self._draw_end()
+        if self.show_help:
+            self._draw_help()
+        if self.game_menu is not None:
+            self.game_menu.draw()
+
+    def _draw_selection(self) -> None:
+        """Bottom right: the selected units by type, how many and their health (a bar per type)."""
+        from components import Health, UnitKind, Building
+        world = self.world
+        kinds: dict[str, list] = {}
+        for eid in self.selected:
+            if not esper.entity_exists(eid):
+                continue
+            health = esper.try_component(eid, Health)
+            kind = esper.try_component(eid, UnitKind) or esper.try_component(eid, Building)
+            if health is None or kind is None:
+                continue
+            row = kinds.setdefault(kind.kind, [0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += max(0.0, health.hp)
+            row[2] += health.max_hp
+        if not kinds:
+            return
+        rows = sorted(kinds.items(), key=lambda kv: (-kv[1][0], kv[0]))[:8]
+        w, line = 260, 20
+        h = 26 + line * len(rows)
+        left, bottom = self.width - w - 10, 10
+        arcade.draw_lrbt_rectangle_filled(left, left + w, bottom, bottom + h, palette.PANEL)
+        if not self.panel_texts:
+            self.panel_texts = [arcade.Text("", 0, 0, palette.TEXT, 11) for _ in range(9)]
+        texts = self.panel_texts
+        texts[0].text = f"selected {len(self.selected)}"
+        texts[0].x, texts[0].y = left + 8, bottom + h - 18
+        texts[0].draw()
+        for i, (kind, (n, hp, max_hp)) in enumerate(rows):
+            name = (world.content.units.get(kind) or world.content.buildings.get(kind))
+            label = getattr(name, "name", "") or kind
+            y = bottom + h - 18 - line * (i + 1)
+            t = texts[i + 1]
+            text = f"{n} x {label}"
+            if t.text != text:
+                t.text = text
+            t.x, t.y = left + 8, y
+            t.draw()
+            frac = hp / max_hp if max_hp else 0.0
+            arcade.draw_lrbt_rectangle_filled(left + 170, left + w - 10, y, y + 8, palette.BAR_BG)
+            arcade.draw_lrbt_rectangle_filled(left + 170, left + 170 + (w - 180) * frac, y, y + 8,
+                                              palette.HP if frac > 0.35 else palette.HP_LOW)
+
+    def _draw_help(self) -> None:
+        """F1: every key, over the match."""
+        w, h = self.width, self.height
+        box_w, line = 760, 24
+        box_h = 60 + line * len(HELP)
+        left, top = (w - box_w) / 2, (h + box_h) / 2
+        arcade.draw_lrbt_rectangle_filled(left, left + box_w, top - box_h, top, (12, 12, 16, 235))
+        if not self.help_texts:
+            self.help_texts.append(arcade.Text("Keys (F1 closes)", 0, 0, palette.SELECT, 16, bold=True))
+            for keys, what in HELP:
+                self.help_texts.append(arcade.Text(keys, 0, 0, palette.SELECT, 13))
+                self.help_texts.append(arcade.Text(what, 0, 0, palette.TEXT, 13))
+        title, rest = self.help_texts[0], self.help_texts[1:]
+        title.x, title.y = left + 20, top - 32
+        title.draw()
+        for i in range(len(HELP)):
+            y = top - 62 - i * line
+            keys, what = rest[2 * i], rest[2 * i + 1]
+            keys.x, keys.y, what.x, what.y = left + 20, y, left + 220, y
+            keys.draw()
+            what.draw()
 
     def _draw_stock(self) -> None:
         """Top right: what you can spend and your population; a spectator sees every team's."""
@@ -389,13 +605,20 @@ class PlayWindow(arcade.Window):
         self.keys_down.add(symbol)
         k = arcade.key
         mine = self.player_team is not None
-        if symbol == k.ESCAPE:
-            if self.placing is not None:
+        if self.game_menu is not None:
+            self.game_menu.key(symbol)
+            return
+        if symbol == k.F1:
+            self.show_help = not self.show_help
+        elif symbol == k.ESCAPE:
+            if self.show_help:
+                self.show_help = False
+            elif self.placing is not None:
                 self.placing = None
             elif self.attack_move_armed:
                 self.attack_move_armed = False
             else:
-                self.close()
+                self.game_menu = GameMenu(self)
         elif symbol == k.SPACE:
             self.clock.paused = not self.clock.paused
         elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
@@ -415,7 +638,11 @@ class PlayWindow(arcade.Window):
             elif n in self.groups:
                 self.selected = list(self.groups[n])
                 self.placing = None
-        elif mine and symbol in (k.PERIOD, k.F1):
+                last, when = self.last_group
+                if last == n and self.now - when <= DOUBLE_TAP:
+                    self.centre_on_selection()
+                self.last_group = (n, self.now)
+        elif mine and symbol == k.PERIOD:
             self.select_idle_worker()
         elif mine and self.selected and self._card_key(symbol):
             pass
@@ -424,13 +651,41 @@ class PlayWindow(arcade.Window):
                 self.attack_move_armed = True
             elif symbol == k.S:
                 orders.stop(self.world, self.selected)
+                self.sounds.play("ack")
             elif symbol == k.H:
                 orders.hold(self.world, self.selected)
+                self.sounds.play("ack")
             elif symbol == k.R:
                 orders.reload(self.world, self.selected)
+                self.sounds.play("ack")
+            elif symbol == k.V:
+                orders.cycle_stance(self.world, self.selected)
+                self.sounds.play("ack")
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.keys_down.discard(symbol)
+
+    def centre_on_selection(self) -> None:
+        """The view jumps to the middle of the selected units and buildings."""
+        from components import Building, Position
+        world = self.world
+        world.activate()
+        spots = []
+        for eid in self.selected:
+            if not esper.entity_exists(eid):
+                continue
+            pos = esper.try_component(eid, Position)
+            b = esper.try_component(eid, Building)
+            if b is not None:
+                spots.append((b.tx + b.w / 2, b.ty + b.h / 2))
+            elif pos is not None:
+                spots.append((pos.x, pos.y))
+        if spots:
+            self.scene.centre_on(sum(x for x, _ in spots) / len(spots), sum(y for _, y in spots) / len(spots))
+            self.clamp_camera()
+
+    def restart(self) -> None:
+        self.start(self.scenario_id, self.player_team, self.difficulty, self.strategy)
 
     def _card_key(self, symbol: int) -> bool:
         """A command card hotkey: a building to place (workers selected) or a unit to train (buildings)."""
@@ -516,6 +771,9 @@ class PlayWindow(arcade.Window):
             self.menu.click(x, y)
             return
         self.mouse = (x, y)
+        if self.game_menu is not None:
+            self.game_menu.click(x, y)
+            return
         self._refresh_card()
         if self.card.holds(x, y):
             hit = self.card.hit(x, y)
@@ -534,18 +792,35 @@ class PlayWindow(arcade.Window):
             if self.attack_move_armed and self.player_team is not None and self.selected:
                 orders.attack_move(self.world, self.selected, wx, wy)
                 self.attack_move_armed = False
+                self.scene.effects.mark(wx, wy, attack=True)
+                self.sounds.play("attack")
                 return
             self.drag_start = (wx, wy)
             self.drag_now = (wx, wy)
         elif button == arcade.MOUSE_BUTTON_RIGHT and self.placing is not None:
             self.placing = None
         elif button == arcade.MOUSE_BUTTON_RIGHT and self.player_team is not None and self.selected:
-            self.track(orders.order_at(self.world, self.player_team, self.selected, wx, wy))
+            actions = orders.order_at(self.world, self.player_team, self.selected, wx, wy)
+            self.track(actions)
+            attack = any(a is not None and a.kind == "attack" for a in actions)
+            if actions:
+                self.scene.effects.mark(wx, wy, attack=attack)
+                self.sounds.play("attack" if attack else "ack")
         elif button == arcade.MOUSE_BUTTON_MIDDLE:
             self.pan_drag = (x, y)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self.mouse = (x, y)
+        self.mouse_inside = True
+        if self.menu is not None:
+            self.menu.hover(x, y)
+
+    def on_mouse_enter(self, x: int, y: int) -> None:
+        self.mouse_inside = True
+
+    def on_mouse_leave(self, x: int, y: int) -> None:
+        self.mouse_inside = False
+        self.show_inspector = False
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if self.menu is not None:
@@ -556,6 +831,7 @@ class PlayWindow(arcade.Window):
         if self.pan_drag is not None:
             cx, cy = self.camera.position
             self.camera.position = (cx - dx / self.camera.zoom, cy - dy / self.camera.zoom)
+            self.clamp_camera()
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.menu is not None:
@@ -589,10 +865,10 @@ class PlayWindow(arcade.Window):
             self.inspected = picked[0]
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        if self.menu is not None:
+        if self.menu is not None or self.world is None:
             return
-        zoom = self.camera.zoom * (1.1 ** scroll_y)
-        self.camera.zoom = max(0.4, min(4.0, zoom))
+        zoom_to_cursor(self.camera, x, y, scroll_y)
+        self.clamp_camera()
 
     def close(self) -> None:
         """Esc, the window's close button and the end of a scripted run all come here: finish the recording."""
@@ -608,9 +884,105 @@ def _ledger_state(world, aid: int):
     return None if action is None else [action.state, action.reason]
 
 
+def clamp_view(position, zoom: float, width: float, height: float, map_w: float, map_h: float):
+    """The camera's centre kept so the view stays on the map (centred on it where the map is smaller than the view).
+
+    >>> clamp_view((-500, 100), 1.0, 400, 300, 1000, 800)
+    (200.0, 150.0)
+    >>> clamp_view((900, 900), 1.0, 400, 300, 1000, 200)
+    (800.0, 100.0)
+    """
+    out = []
+    for v, view, size in ((position[0], width / zoom, map_w), (position[1], height / zoom, map_h)):
+        half = view / 2
+        out.append(size / 2 if view >= size else max(half, min(size - half, float(v))))
+    return tuple(out)
+
+
+class GameMenu:
+    """Esc in a match: resume, restart or quit (restart and quit ask first). The match is paused while it shows;
+    arrows and Enter or clicks choose, Esc resumes."""
+    OPTIONS = ["Resume", "Restart", "Quit"]
+
+    def __init__(self, window: PlayWindow):
+        self.window = window
+        self.row = 0
+        self.confirm: str | None = None            # "Restart" or "Quit" waiting for yes / no
+        self.texts = [arcade.Text("", window.width / 2, 0, palette.TEXT, 20, anchor_x="center") for _ in range(5)]
+
+    def items(self) -> list[str]:
+        return ["Yes", "No"] if self.confirm else self.OPTIONS
+
+    def rect(self) -> tuple[float, float, float, float]:
+        w, h = self.window.width, self.window.height
+        return w / 2 - 180, h / 2 - 120, 360, 240
+
+    def item_box(self, i: int) -> tuple[float, float, float, float]:
+        left, bottom, width, height = self.rect()
+        y = bottom + height - 90 - i * 44
+        return left + 40, y - 8, width - 80, 36
+
+    def draw(self) -> None:
+        left, bottom, width, height = self.rect()
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.window.height, (0, 0, 0, 120))
+        arcade.draw_lrbt_rectangle_filled(left, left + width, bottom, bottom + height, (20, 22, 30, 245))
+        arcade.draw_lrbt_rectangle_outline(left, left + width, bottom, bottom + height, palette.SELECT, 2)
+        title = self.texts[0]
+        title.text = f"{self.confirm} the match?" if self.confirm else "Paused"
+        title.y = bottom + height - 44
+        title.color = palette.SELECT
+        title.draw()
+        for i, item in enumerate(self.items()):
+            bx, by, bw, bh = self.item_box(i)
+            arcade.draw_lrbt_rectangle_filled(bx, bx + bw, by, by + bh,
+                                              palette.BUTTON_HOT if i == self.row else palette.BUTTON)
+            t = self.texts[1 + i]
+            t.text, t.y = item, by + 10
+            t.color = palette.TEXT
+            t.draw()
+
+    def key(self, symbol: int) -> None:
+        k = arcade.key
+        n = len(self.items())
+        if symbol == k.UP:
+            self.row = (self.row - 1) % n
+        elif symbol == k.DOWN:
+            self.row = (self.row + 1) % n
+        elif symbol in (k.ENTER, k.RETURN, k.NUM_ENTER, k.SPACE):
+            self.choose(self.items()[self.row])
+        elif symbol == k.ESCAPE:
+            if self.confirm:
+                self.confirm, self.row = None, 0
+            else:
+                self.window.game_menu = None
+
+    def click(self, x: float, y: float) -> None:
+        for i, item in enumerate(self.items()):
+            bx, by, bw, bh = self.item_box(i)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self.row = i
+                self.choose(item)
+                return
+
+    def choose(self, item: str) -> None:
+        window = self.window
+        if item == "Resume":
+            window.game_menu = None
+        elif item in ("Restart", "Quit"):
+            self.confirm, self.row = item, 1                # "No" first: a slip of Enter does nothing
+        elif item == "No":
+            self.confirm, self.row = None, 0
+        elif item == "Yes":
+            window.game_menu = None
+            if self.confirm == "Restart":
+                window.restart()
+            else:
+                window.close()
+
+
 class StartMenu:
     """Pick a scenario, a side and a difficulty with the arrow keys (or clicks); Enter starts. An economy scenario
-    asks for the opponent's strategy profile instead of a difficulty."""
+    also asks for the opponent's strategy profile."""
 
     def __init__(self, window: PlayWindow, content):
         self.window = window
@@ -621,7 +993,7 @@ class StartMenu:
                        "side": 0, "difficulty": 1, "opponent": 0}
         self._default_opponent()
         self.row = 0
-        self.texts = [arcade.Text("", window.width / 2, 0, palette.TEXT, 20, anchor_x="center") for _ in range(8)]
+        self.texts = [arcade.Text("", window.width / 2, 0, palette.TEXT, 20, anchor_x="center") for _ in range(10)]
 
     @property
     def scenario(self):
@@ -629,7 +1001,9 @@ class StartMenu:
 
     @property
     def rows(self) -> list[str]:
-        return ["scenario", "side", "opponent" if is_economy(self.scenario) and self.strategies else "difficulty"]
+        if is_economy(self.scenario) and self.strategies:
+            return ["scenario", "side", "opponent", "difficulty"]
+        return ["scenario", "side", "difficulty"]
 
     def _default_opponent(self) -> None:
         """The opponent row starts at the strategy the scenario gives the other side."""
@@ -643,7 +1017,7 @@ class StartMenu:
             return [t.name for t in self.scenario.teams] + ["spectate"]
         if row == "opponent":
             return self.strategies
-        return list(DIFFICULTY)
+        return levels(self.content)
 
     def label(self, row: str) -> str:
         value = self.value(row)
@@ -664,12 +1038,20 @@ class StartMenu:
         for i, row in enumerate(self.rows):
             mark = ">" if i == self.row else " "
             lines.append((f"{mark} {row}: < {self.label(row)} >", palette.TEXT if i == self.row else palette.DIM, 20))
-        lines.append(("arrows choose, Enter starts, Esc quits", palette.DIM, 14))
         y = h * 0.7
         for t, (text, color, size) in zip(self.texts, lines):
             t.text, t.color, t.font_size, t.y = text, color, size, y
             t.draw()
             y -= size * 2.2
+        bx, by, bw, bh = self.row_box(len(self.rows))
+        arcade.draw_lrbt_rectangle_filled(bx, bx + bw, by, by + bh, palette.BUTTON_HOT)
+        arcade.draw_lrbt_rectangle_outline(bx, bx + bw, by, by + bh, palette.SELECT, 2)
+        start, hint = self.texts[len(lines)], self.texts[len(lines) + 1]
+        start.text, start.color, start.font_size, start.y = "Start", palette.SELECT, 20, by + 12
+        start.draw()
+        hint.text, hint.color, hint.font_size, hint.y = ("arrows or clicks choose (left / right half: back / on), "
+                                                         "Enter or Start starts, Esc quits", palette.DIM, 14, by - 36)
+        hint.draw()
 
     def key(self, symbol: int) -> None:
         k = arcade.key
@@ -688,24 +1070,48 @@ class StartMenu:
         elif symbol == k.ESCAPE:
             self.window.close()
 
+    def row_box(self, i: int) -> tuple[float, float, float, float]:
+        """Screen box (left, bottom, width, height) of row ``i``; ``len(rows)`` is the Start button."""
+        w = self.window.width
+        y = self.window.height * 0.7 - 36 * 2.2 - i * 20 * 2.2
+        if i == len(self.rows):
+            return w / 2 - 80, y - 14, 160, 44
+        return w / 2 - 330, y - 8, 660, 36
+
+    def hover(self, x: float, y: float) -> None:
+        for i in range(len(self.rows)):
+            bx, by, bw, bh = self.row_box(i)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self.row = i
+
     def click(self, x: float, y: float) -> None:
-        self.launch()
+        """A click on a row picks it; on its left or right half it steps the value back or on; Start starts."""
+        bx, by, bw, bh = self.row_box(len(self.rows))
+        if bx <= x <= bx + bw and by <= y <= by + bh:
+            self.launch()
+            return
+        for i in range(len(self.rows)):
+            bx, by, bw, bh = self.row_box(i)
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                self.row = i
+                self.key(arcade.key.RIGHT if x >= bx + bw / 2 else arcade.key.LEFT)
+                return
 
     def launch(self) -> None:
         side = self.value("side")
         teams = self.options("side")[:-1]
         player = None if side == "spectate" else teams.index(side)
         if "opponent" in self.rows:
-            self.window.start(self.value("scenario"), player, "normal", self.value("opponent"))
+            self.window.start(self.value("scenario"), player, self.value("difficulty"), self.value("opponent"))
         else:
             self.window.start(self.value("scenario"), player, self.value("difficulty"))
 
 
 def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
              frames: int | None = None, screenshot: str | None = None, record: str | None = None,
-             watch: bool = False, mods: list | None = None, strategy: str | None = None) -> int:
+             watch: bool = False, mods: list | None = None, strategy: str | None = None, mute: bool = False) -> int:
     window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods,
-                        strategy=strategy)
+                        strategy=strategy, mute=mute)
     if frames is None:
         arcade.run()
         return 0

@@ -5,8 +5,9 @@ searched); the timeline seeks through the nearest keyframe; the inspector shows 
 of the NPC under the cursor and of its commander.
 
 Controls: space play/pause, + / - speed, left / right arrow 5 s back / forward, click or drag the timeline to
-seek, I inspector (click a unit to inspect it), mouse wheel zoom, middle drag or arrow keys with shift to pan,
-Esc quit.
+seek, I inspector (click a unit to inspect it), F whose view: everything, or one team's under its fog of war
+(cycles), mouse wheel zoom (to the cursor), middle drag to pan, Esc quit. Shots, hits and deaths are drawn and
+heard as in the game (``--mute``).
 """
 from __future__ import annotations
 
@@ -19,14 +20,16 @@ from game.loop import FixedStepClock
 from game.orders import unit_at
 from game.app.views import palette
 from game.app.views.inspector import InspectorPanel
-from game.app.views.scene import Scene, run_frames, squad_orders
+from game.app.views.scene import Scene, run_frames, squad_orders, zoom_to_cursor
+from game.app.views.sound import Sounds
 from saves.replay import apply_requests, seek, step_loaded
 
 TIMELINE_H = 18
 
 
 class ReplayWindow(arcade.Window):
-    def __init__(self, content, replay, width: int = 1280, height: int = 720, force: bool = False):
+    def __init__(self, content, replay, width: int = 1280, height: int = 720, force: bool = False,
+                 mute: bool = False):
         super().__init__(width, height, f"rts replay: {replay.path}", update_rate=1 / 60, vsync=False)
         arcade.set_background_color(palette.BACKGROUND)
         self.content = content
@@ -38,6 +41,7 @@ class ReplayWindow(arcade.Window):
         self.end_tick = replay.end_state_tick
         self.world = seek(replay, content, self.start_tick, force=force)
         self.scene = Scene(self, self.world)
+        self.sounds = Sounds(muted=mute)
         self.clock = FixedStepClock(self.world.hz)
         self.inspector = InspectorPanel(self)
         self.show_inspector = False
@@ -63,7 +67,9 @@ class ReplayWindow(arcade.Window):
         old = self.world
         self.world = seek(self.replay, self.content, tick, force=self.force)
         old.close()
+        view = self.scene.view_team
         self.scene.set_world(self.world)
+        self.scene.set_view_team(view)
         self.scene.sync(())
 
     def advance(self, ticks: int) -> int:
@@ -73,11 +79,19 @@ class ReplayWindow(arcade.Window):
         while n < ticks and world.tick < self.end_tick and not world.over:
             apply_requests(world, self.replay.requests.get(world.tick, []), self.replay.path)
             step_loaded(world, self.replay.path)
+            if world.events and ticks <= 8:                       # playing, not skipping ahead
+                self.scene.effects.add(world.events)
+                if any(e[0] == "shot" for e in world.events):
+                    self.sounds.play("shot")
+                if any(e[0] == "death" for e in world.events):
+                    self.sounds.play("death")
             n += 1
         return n
 
     # -- frame ----------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
+        self.scene.effects.update(delta_time)
+        self.sounds.update(delta_time)
         steps = self.clock.advance(delta_time)
         if steps and self.advance(steps) < steps:
             self.clock.paused = True                                    # the end: stop there
@@ -101,7 +115,9 @@ class ReplayWindow(arcade.Window):
         self.scene.draw_world((), self.inspected if self.show_inspector else None, overlay)
         self.scene.hud.use()
         state = "paused" if self.clock.paused else f"playing x{self.clock.speed:g}"
-        self.hud.text = (f"replay  tick {world.tick} / {self.end_tick}  ({world.tick / world.hz:.1f} s)  {state}  |  " +
+        view = "all" if self.scene.view_team is None else world.scenario.teams[self.scene.view_team].name
+        self.hud.text = (f"replay  tick {world.tick} / {self.end_tick}  ({world.tick / world.hz:.1f} s)  {state}  |  "
+                         f"view {view} (F)  |  " +
                          "  ".join(f"{t.name} {n}" for t, n in zip(world.scenario.teams, world.alive_per_team())))
         self.hud.draw()
         x, y, w, h = self.timeline_rect()
@@ -151,6 +167,15 @@ class ReplayWindow(arcade.Window):
             self.seek_to(self.world.tick + 5 * self.world.hz)
         elif symbol == k.I:
             self.show_inspector = not self.show_inspector
+        elif symbol == k.F:
+            self.cycle_view()
+
+    def cycle_view(self) -> None:
+        """Everything, then each team's view under its fog of war, then everything again."""
+        n = len(self.world.scenario.teams)
+        view = self.scene.view_team
+        self.scene.set_view_team(0 if view is None else (view + 1 if view + 1 < n else None))
+        self.scene.sync(())
 
     def _timeline_tick(self, x: float, y: float) -> int | None:
         tx, ty, w, h = self.timeline_rect()
@@ -191,8 +216,7 @@ class ReplayWindow(arcade.Window):
         self.pan_drag = None
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        cam = self.scene.camera
-        cam.zoom = max(0.4, min(4.0, cam.zoom * (1.1 ** scroll_y)))
+        zoom_to_cursor(self.scene.camera, x, y, scroll_y)
 
     def close(self) -> None:
         self.world.close()
@@ -205,8 +229,8 @@ def _ledger_state(world, aid: int):
 
 
 def run_replay_view(content, replay, force: bool = False, frames: int | None = None,
-                    screenshot: str | None = None) -> int:
-    window = ReplayWindow(content, replay, force=force)
+                    screenshot: str | None = None, mute: bool = False) -> int:
+    window = ReplayWindow(content, replay, force=force, mute=mute)
     if frames is None:
         arcade.run()
         return 0

@@ -19,7 +19,9 @@ import math
 
 import arcade
 import esper
+import numpy as np
 import pyglet
+from PIL import Image
 
 from components import (Ammo, Building, Door, Health, Pickup, Position, Rally, ResourceField, Selectable, SquadOrder,
                         Team, UnitKind, Worker)
@@ -40,10 +42,79 @@ class _BuildingLook:
         return self.body, self.bg, self.bar, self.prod, self.mini
 
 
+#: the fog's shade: what is in sight as it is, explored ground out of sight dimmed, unexplored ground black
+FOG_DIM = 0.42
+
+
+def fogged_image(base: np.ndarray, visible: np.ndarray, explored: np.ndarray) -> Image.Image:
+    """The map picture (one RGBA pixel per tile) under a team's fog of war: the map texture is rewritten with it,
+    so the fog costs no extra full-screen layer.
+
+    >>> import numpy as np
+    >>> base = np.full((1, 3, 4), 200, dtype=np.uint8)
+    >>> img = fogged_image(base, np.array([[True, False, False]]), np.array([[True, True, False]]))
+    >>> [img.getpixel((x, 0)) for x in range(3)]
+    [(200, 200, 200, 255), (84, 84, 84, 255), (0, 0, 0, 255)]
+    """
+    shade = np.where(visible, 1.0, np.where(explored, FOG_DIM, 0.0))
+    out = base.copy()
+    out[..., :3] = (base[..., :3] * shade[..., None]).astype(np.uint8)
+    out[..., 3] = 255
+    return Image.fromarray(out)
+
+
+def unit_image(shape: str, colour, mark, radius: int) -> Image.Image:
+    """A unit type's picture: its ``shape`` in its team's ``colour`` with a dark rim, and a small mark of the type's
+    ``mark`` colour in the middle (content: a unit's ``look``).
+
+    >>> img = unit_image("triangle", (60, 120, 230), (255, 225, 80), 6)
+    >>> img.size, img.getpixel((6, 7))[:3], img.getpixel((0, 0))[3]
+    ((13, 13), (255, 225, 80), 0)
+    """
+    from PIL import ImageDraw
+    n = 2 * radius + 1
+    img = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rim = tuple(max(0, int(c * 0.45)) for c in colour[:3]) + (255,)
+    fill = tuple(colour[:3]) + (255,)
+    r = radius
+
+    def outline(k: float):
+        c = n / 2 - 0.5
+        if shape == "square":
+            return [(c - k * 0.85, c - k * 0.85), (c + k * 0.85, c - k * 0.85), (c + k * 0.85, c + k * 0.85),
+                    (c - k * 0.85, c + k * 0.85)]
+        if shape == "triangle":
+            return [(c, c - k), (c + k * 0.95, c + k * 0.8), (c - k * 0.95, c + k * 0.8)]
+        if shape == "diamond":
+            return [(c, c - k), (c + k, c), (c, c + k), (c - k, c)]
+        return None
+
+    body = outline(r)
+    if body is None:
+        d.ellipse((0, 0, n - 1, n - 1), fill=fill, outline=rim)
+    else:
+        d.polygon(body, fill=fill, outline=rim)
+    m = max(1.0, r * 0.35)
+    c = n // 2
+    d.rectangle((c - m + 0.5, c - m + 0.5, c + m - 0.5, c + m - 0.5), fill=tuple(mark[:3]) + (255,))
+    return img
+
+
+class _Seen:
+    """A building as a team remembers it (a complete footprint), drawn like a live one."""
+    __slots__ = ("kind", "tx", "ty", "w", "h", "done")
+
+    def __init__(self, kind, tx, ty, w, h):
+        self.kind, self.tx, self.ty, self.w, self.h, self.done = kind, tx, ty, w, h, True
+
+
 class Scene:
-    def __init__(self, window, world):
+    def __init__(self, window, world, view_team: int | None = None):
         #: False leaves units and their bars out of the frame (the rendering benchmark's empty scene)
         self.draw_units = True
+        #: whose view is drawn: a team sees only what its fog of war lets it (None: everything)
+        self.view_team = view_team
         self.window = window
         self.camera = arcade.Camera2D()
         self.hud = arcade.Camera2D()
@@ -59,12 +130,16 @@ class Scene:
         self.world = world
         self.team_colors = [tuple(t.color) for t in world.scenario.teams]
         tmap = world.tilemap
-        self.map_texture = arcade.Texture(palette.map_image(tmap))
+        map_image = palette.map_image(tmap)
+        mini_image = palette.map_image(tmap, minimap=True)
+        self.map_base = np.asarray(map_image).copy()      # the pictures without fog, to shade from
+        self.mini_base = np.asarray(mini_image).copy()
+        self.map_texture = arcade.Texture(map_image, hash=f"rts-map-{id(self)}-{id(world)}")
         self.map_sprite = arcade.Sprite(self.map_texture, scale=TILE)
         self.map_sprite.position = (tmap.width * TILE / 2, tmap.height * TILE / 2)
         self.map_list = arcade.SpriteList()
         self.map_list.append(self.map_sprite)
-        self.minimap_texture = arcade.Texture(palette.map_image(tmap, minimap=True))
+        self.minimap_texture = arcade.Texture(mini_image, hash=f"rts-minimap-{id(self)}-{id(world)}")
         self.objects = arcade.SpriteList()
         self.door_sprites: dict[int, arcade.Sprite] = {}
         self.pickup_sprites: dict[int, arcade.Sprite] = {}
@@ -98,6 +173,12 @@ class Scene:
         self.labels = pyglet.graphics.Batch()
         self.label_texts: list = []
         self.labels_key = None
+        # the fog of war: the map and minimap textures (one pixel per tile) are shaded in place when it changes
+        self.fog_key = "stale"
+        self.ghosts: dict[int, tuple] = {}
+        self.unit_textures: dict[tuple, arcade.Texture] = {}
+        self.sprite_textures: dict[str, arcade.Texture | None] = {}           # a destroyed enemy building as last seen: eid -> sprites
+        self.effects = Effects(self)
         self.sync_economy()
 
     # -- coordinates ---------------------------------------------------------------------------------------
@@ -108,6 +189,57 @@ class Scene:
         wx, wy, *_ = self.camera.unproject((sx, sy))
         return wx / TILE, self.world.tilemap.height - wy / TILE
 
+    # -- the fog of war ---------------------------------------------------------------------------------------
+    @property
+    def fogged(self) -> bool:
+        """Is a team's view drawn (rather than everything)?"""
+        return self.view_team is not None and self.world.fog.enabled
+
+    def hidden(self, team: int, x: float, y: float) -> bool:
+        """Is an entity of ``team`` at (x, y) out of the viewing team's sight (an enemy it does not see now)?"""
+        if not self.fogged or team == self.view_team or not self.world.enemies(self.view_team, team):
+            return False
+        return not self.world.fog.sees(self.view_team, x, y)
+
+    def sees_point(self, x: float, y: float) -> bool:
+        return not self.fogged or self.world.fog.sees(self.view_team, x, y)
+
+    def sync_fog(self) -> None:
+        """Shade the map and minimap textures with the viewing team's fog, only when the fog changed
+        (``fog.version``) or another view is asked; objects on unexplored ground (doors, pickups, fields) hide."""
+        fog = self.world.fog
+        key = (fog.version, self.view_team, id(self.world)) if self.fogged else None
+        if key == self.fog_key:
+            return
+        self.fog_key = key
+        if key is None:                                   # everything: the pictures as they are
+            visible = explored = np.ones((self.world.tilemap.height, self.world.tilemap.width), dtype=bool)
+        else:
+            visible, explored = fog.grid(self.view_team), fog.grid(self.view_team, explored=True)
+        atlas = self.window.ctx.default_atlas
+        for texture, base in ((self.map_texture, self.map_base), (self.minimap_texture, self.mini_base)):
+            texture.image.paste(fogged_image(base, visible, explored))
+            atlas.add(texture)
+            atlas.update_texture_image(texture)
+        self.explored_now = explored
+        for sprites, comp in ((self.door_sprites, Door), (self.pickup_sprites, Pickup)):
+            for eid, sprite in sprites.items():
+                c = esper.try_component(eid, comp) if esper.entity_exists(eid) else None
+                if c is not None:
+                    sprite.visible = bool(explored[c.ty, c.tx])
+        for eid, entry in self.field_sprites.items():
+            field = esper.try_component(eid, ResourceField) if esper.entity_exists(eid) else None
+            if field is not None:
+                entry[0].visible = entry[1].visible = bool(explored[field.ty, field.tx])
+
+    def set_view_team(self, team: int | None) -> None:
+        """Draw ``team``'s view (None: everything); the replay viewer cycles it."""
+        self.view_team = team
+        self.fog_key = "stale"
+        for eid in list(self.ghosts):
+            for sprite in self.ghosts.pop(eid):
+                sprite.remove_from_sprite_lists()
+
     # -- per frame ---------------------------------------------------------------------------------------------
     def sync(self, selected) -> set:
         """Move sprites to where the entities are now; returns the ids of the living units."""
@@ -115,11 +247,13 @@ class Scene:
         world.activate()
         alive = set()
         selected = set(selected)
+        fogged = self.fogged
+        self.sync_fog()
         for eid, (pos, team, sel, health, _k) in esper.get_components(Position, Team, Selectable, Health, UnitKind):
             alive.add(eid)
             sprite = self.unit_sprites.get(eid)
             if sprite is None:
-                sprite = arcade.SpriteCircle(max(3, int(sel.radius * TILE)), self.team_colors[team.team])
+                sprite = self._unit_sprite(_k.kind, team.team, sel.radius)
                 self.unit_sprites[eid] = sprite
                 self.units.append(sprite)
                 bg = arcade.SpriteSolidColor(16, 3, color=palette.BAR_BG)
@@ -130,8 +264,10 @@ class Scene:
             sx, sy = self.to_screen(pos.x, pos.y)
             sprite.center_x, sprite.center_y = sx, sy
             bg, hp, ammo = self.bar_sprites[eid]
+            unseen = fogged and self.hidden(team.team, pos.x, pos.y)
+            sprite.visible = not unseen
             frac = max(0.0, min(1.0, health.hp / health.max_hp))
-            show = eid in selected or frac < 1.0
+            show = (eid in selected or frac < 1.0) and not unseen
             top = sy + sprite.height / 2 + 5
             bg.visible = hp.visible = show
             if show:
@@ -140,7 +276,7 @@ class Scene:
                 hp.center_x, hp.center_y = sx - 8 + hp.width / 2, top
                 hp.color = palette.HP if frac > 0.35 else palette.HP_LOW
             clip = esper.try_component(eid, Ammo)
-            ammo.visible = eid in selected and clip is not None
+            ammo.visible = eid in selected and clip is not None and not unseen
             if ammo.visible:
                 afrac = clip.clip / clip.clip_size if clip.clip_size else 0.0
                 ammo.width = max(1.0, 16 * afrac)
@@ -157,6 +293,41 @@ class Scene:
             self.pickup_sprites.pop(eid).remove_from_sprite_lists()
         alive |= self.sync_economy(selected)
         return alive
+
+    def _unit_sprite(self, kind: str, team: int, radius: float) -> arcade.Sprite:
+        """A unit drawn as its type's look (content), in its team's colour; one texture per (type, team)."""
+        udef = self.world.content.units.get(kind)
+        look = udef.look if udef is not None else None
+        size = look.size if look is not None and look.size > 0 else radius
+        px = max(3, int(size * TILE))
+        colour = self.team_colors[team]
+        if look is not None and look.sprite:
+            texture = self._sprite_texture(look.sprite)
+            if texture is not None:
+                sprite = arcade.Sprite(texture)
+                sprite.width = sprite.height = 2 * px
+                sprite.color = colour
+                return sprite
+        shape = look.shape if look is not None else "circle"
+        mark = tuple(look.colour) if look is not None else (250, 250, 250)
+        key = ("unit", shape, colour, mark, px)
+        texture = self.unit_textures.get(key)
+        if texture is None:
+            texture = arcade.Texture(unit_image(shape, colour, mark, px), hash=f"rts-unit-{key}")
+            self.unit_textures[key] = texture
+        return arcade.Sprite(texture)
+
+    def _sprite_texture(self, path: str):
+        """A content sprite (checked by the loader: a PNG inside its mod, or an Arcade resource), or None when it
+        cannot be read (drawn as a shape instead)."""
+        if path not in self.sprite_textures:
+            try:
+                self.sprite_textures[path] = arcade.load_texture(path)
+            except Exception as exc:                      # a broken image must not stop the game
+                import sys
+                print(f"warning: sprite {path}: {exc}; drawing a shape instead", file=sys.stderr)
+                self.sprite_textures[path] = None
+        return self.sprite_textures[path]
 
     def sync_economy(self, selected=frozenset()) -> set:
         """Fields, buildings and carried loads as they are now; returns the ids of the living buildings."""
@@ -192,6 +363,8 @@ class Scene:
         buildings = set()
         ledger = world.ledger
         labels_key = []
+        fogged = self.fogged
+        known = world.fog.known_buildings(self.view_team) if fogged else {}
         for eid, (b, team, health) in esper.get_components(Building, Team, Health):
             buildings.add(eid)
             look = self.building_looks.get(eid)
@@ -201,6 +374,13 @@ class Scene:
                         sprite.remove_from_sprite_lists()
                 look = self._building_look(b, team.team)
                 self.building_looks[eid] = look
+            unseen = fogged and team.team != self.view_team and world.enemies(self.view_team, team.team) and \
+                eid not in known
+            for sprite in (look.body, look.mini):
+                sprite.visible = not unseen
+            if unseen:
+                look.bg.visible = look.bar.visible = look.prod.visible = False
+                continue
             labels_key.append((eid, b.done))
             left, top = b.tx * TILE, (tmap.height - b.ty) * TILE
             width = b.w * TILE - 4
@@ -228,8 +408,9 @@ class Scene:
         for eid in [e for e in self.building_looks if e not in buildings]:
             for sprite in self.building_looks.pop(eid).sprites():
                 sprite.remove_from_sprite_lists()
+        self._sync_ghosts(known, buildings)
         if labels_key != self.labels_key:
-            self._rebuild_labels()
+            self._rebuild_labels([eid for eid, _done in labels_key])
             self.labels_key = labels_key
         carrying = set()
         for eid, (worker, pos) in esper.get_components(Worker, Position):
@@ -247,6 +428,22 @@ class Scene:
             self.load_sprites.pop(eid).remove_from_sprite_lists()
         return buildings
 
+    def _sync_ghosts(self, known: dict, alive: set) -> None:
+        """Enemy buildings the viewing team saw and that are gone since (it has not seen them go): drawn as last
+        seen, dimmed, until the team sees the empty ground."""
+        for eid, row in known.items():
+            if eid in alive or eid in self.ghosts:
+                continue
+            team, kind, tx, ty, w, h = row[:6]
+            b = _Seen(kind, tx, ty, w, h)
+            look = self._building_look(b, team)
+            look.body.alpha = 170
+            self.ghosts[eid] = (look.body, look.mini, look.bg, look.bar, look.prod)
+            look.bg.visible = look.bar.visible = False
+        for eid in [e for e in self.ghosts if e not in known or e in alive]:
+            for sprite in self.ghosts.pop(eid):
+                sprite.remove_from_sprite_lists()
+
     def _building_look(self, b, team: int) -> _BuildingLook:
         key = (b.w, b.h, b.done)
         texture = self.building_textures.get(key)
@@ -255,7 +452,11 @@ class Scene:
             self.building_textures[key] = texture
         color = self.team_colors[team]
         cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
-        body = arcade.Sprite(texture, center_x=cx, center_y=cy)
+        bdef = self.world.content.buildings.get(b.kind)
+        image = self._sprite_texture(bdef.look.sprite) if bdef is not None and bdef.look.sprite and b.done else None
+        body = arcade.Sprite(image or texture, center_x=cx, center_y=cy)
+        if image is not None:
+            body.width, body.height = b.w * TILE, b.h * TILE
         body.color = color
         self.buildings.append(body)
         bg = arcade.SpriteSolidColor(16, 4, color=palette.BAR_BG)
@@ -272,16 +473,18 @@ class Scene:
         self.minimap_objects.append(mini)
         return _BuildingLook(body, bg, bar, prod, mini, b.done, b.kind)
 
-    def _rebuild_labels(self) -> None:
+    def _rebuild_labels(self, shown) -> None:
         """Each building's letter (its kind's initial), one batch, made again only when the buildings change."""
         self.labels = pyglet.graphics.Batch()
         self.label_texts = []
-        for eid, look in sorted(self.building_looks.items()):
+        for eid in sorted(shown):
+            look = self.building_looks[eid]
             b = esper.component_for_entity(eid, Building)
             cx, cy = self.to_screen(b.tx + b.w / 2, b.ty + b.h / 2)
             size = max(7, min(b.w, b.h) * 6)
-            self.label_texts.append(arcade.Text(look.kind[:1].upper(), cx, cy, palette.LABEL if look.done else
-                                                palette.TEXT, size, anchor_x="center", anchor_y="center", bold=True,
+            bdef = self.world.content.buildings.get(look.kind)
+            ink = tuple(bdef.look.colour) if bdef is not None else palette.LABEL
+            self.label_texts.append(arcade.Text(look.kind[:1].upper(), cx, cy, ink if look.done else palette.TEXT, size, anchor_x="center", anchor_y="center", bold=True,
                                                 batch=self.labels))
 
     def draw_world(self, selected=(), inspected=None, overlay=None) -> None:
@@ -300,6 +503,7 @@ class Scene:
             self.loads.draw()
             self.bars.draw()
         self.building_bars.draw()
+        self.effects.draw_world()
         for eid in selected:
             sprite = self.unit_sprites.get(eid)
             if sprite is not None:
@@ -358,6 +562,8 @@ class Scene:
         world = self.world
         world.activate()
         for _eid, (pos, team, _h, _k) in esper.get_components(Position, Team, Health, UnitKind):
+            if self.hidden(team.team, pos.x, pos.y):
+                continue
             points.setdefault(team.team, []).append((x0 + pos.x * s, y0 + (tmap.height - pos.y) * s))
         for team, pts in sorted(points.items()):
             arcade.draw_points(pts, self.team_colors[team], 3)
@@ -367,6 +573,7 @@ class Scene:
         arcade.draw_lrbt_rectangle_outline(x0 + max(0, lx) * s, x0 + min(tmap.width, rx) * s,
                                            y0 + max(0, tmap.height - by) * s, y0 + min(tmap.height, tmap.height - ty_) * s,
                                            palette.SELECT, 1)
+        self.effects.draw_minimap(x0, y0, s)
 
     def minimap_hit(self, x: float, y: float) -> tuple[float, float] | None:
         """World point under a screen click on the minimap, or None."""
@@ -378,6 +585,123 @@ class Scene:
 
     def centre_on(self, wx: float, wy: float) -> None:
         self.camera.position = self.to_screen(wx, wy)
+
+
+
+
+class Effects:
+    """What the player sees happen and that is not world state: shot tracers with muzzle flashes, hit flashes,
+    bodies that fade, order markers and minimap pings. Fed from ``world.events`` after each tick; timed in real
+    seconds (``update``); every list is capped, so a big fight costs a bounded frame.
+
+    Tracers are one ``draw_lines`` call, flashes one ``draw_points`` call per kind.
+    """
+    TRACER_S = 0.12
+    FLASH_S = 0.07
+    HIT_S = 0.15
+    DEATH_S = 1.5
+    MARK_S = 0.7
+    PING_S = 2.5
+    CAP = 400
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        self.now = 0.0
+        self.shots: list[tuple] = []      # (born, sx, sy, ex, ey, hit)
+        self.deaths: list[tuple] = []     # (born, x, y, half width, half height, colour); width 0: a unit
+        self.marks: list[tuple] = []      # (born, x, y, colour)
+        self.pings: list[tuple] = []      # (born, x, y)  world tiles
+
+    def add(self, events) -> None:
+        """This tick's ``world.events``; what the viewing team cannot see is left out."""
+        scene = self.scene
+        for row in events:
+            if row[0] == "shot":
+                _k, _shooter, _target, fx, fy, tx, ty, hit, _damage = row
+                if not (scene.sees_point(fx, fy) or scene.sees_point(tx, ty)):
+                    continue
+                sx, sy = scene.to_screen(fx, fy)
+                ex, ey = scene.to_screen(tx, ty)
+                self.shots.append((self.now, sx, sy, ex, ey, hit))
+            elif row[0] == "death":
+                _k, _eid, team, _kind, x, y, w, h = row
+                if not scene.sees_point(x, y):
+                    continue
+                sx, sy = scene.to_screen(x, y)
+                colour = scene.team_colors[team] if 0 <= team < len(scene.team_colors) else palette.HIT
+                self.deaths.append((self.now, sx, sy, w * TILE / 2, h * TILE / 2, colour))
+        del self.shots[:-self.CAP]
+        del self.deaths[:-self.CAP // 4]
+
+    def mark(self, x: float, y: float, attack: bool = False) -> None:
+        """An order's marker where it was given (world tiles)."""
+        sx, sy = self.scene.to_screen(x, y)
+        self.marks.append((self.now, sx, sy, palette.ATTACK_MARK if attack else palette.MOVE_MARK))
+        del self.marks[:-16]
+
+    def ping(self, x: float, y: float) -> None:
+        """A ring on the minimap (an under-attack alert)."""
+        self.pings.append((self.now, x, y))
+        del self.pings[:-8]
+
+    def update(self, dt: float) -> None:
+        self.now += dt
+        now = self.now
+        if self.shots and now - self.shots[0][0] > self.TRACER_S:
+            self.shots = [e for e in self.shots if now - e[0] <= self.TRACER_S]
+        if self.deaths and now - self.deaths[0][0] > self.DEATH_S:
+            self.deaths = [e for e in self.deaths if now - e[0] <= self.DEATH_S]
+        if self.marks and now - self.marks[0][0] > self.MARK_S:
+            self.marks = [e for e in self.marks if now - e[0] <= self.MARK_S]
+        if self.pings and now - self.pings[0][0] > self.PING_S:
+            self.pings = [e for e in self.pings if now - e[0] <= self.PING_S]
+
+    def draw_world(self) -> None:
+        now = self.now
+        bodies: dict[tuple, list] = {}                        # bodies fade out, in 4 steps: one call per step
+        for born, x, y, hw, hh, colour in self.deaths:
+            left = 1.0 - (now - born) / self.DEATH_S
+            if left <= 0:
+                continue
+            alpha = 50 + 50 * min(3, int(left * 4))
+            if hw:
+                arcade.draw_lrbt_rectangle_filled(x - hw, x + hw, y - hh, y + hh, colour[:3] + (alpha // 2,))
+            else:
+                bodies.setdefault(colour[:3] + (alpha,), []).append((x, y))
+        for colour, points in bodies.items():
+            arcade.draw_points(points, colour, 8)
+            arcade.draw_points(points, (20, 20, 20, colour[3]), 3)
+        if self.shots:
+            lines, muzzles, hits = [], [], []
+            for born, sx, sy, ex, ey, hit in self.shots:
+                lines.extend(((sx, sy), (ex, ey)))
+                if now - born <= self.FLASH_S:
+                    muzzles.append((sx, sy))
+                if hit and now - born <= self.HIT_S:
+                    hits.append((ex, ey))
+            arcade.draw_lines(lines, palette.TRACER, 2)
+            if muzzles:
+                arcade.draw_points(muzzles, palette.MUZZLE, 5)
+            if hits:
+                arcade.draw_points(hits, palette.HIT, 6)
+        for born, x, y, colour in self.marks:                  # a ring closing on the ordered point
+            f = (now - born) / self.MARK_S
+            arcade.draw_circle_outline(x, y, 4 + 12 * (1.0 - f), colour, 2)
+
+    def draw_minimap(self, x0: float, y0: float, s: float) -> None:
+        height = self.scene.world.tilemap.height
+        for born, x, y in self.pings:
+            f = ((self.now - born) % 0.8) / 0.8
+            arcade.draw_circle_outline(x0 + x * s, y0 + (height - y) * s, 3 + 14 * f, palette.PING, 2)
+
+
+def zoom_to_cursor(camera, x: float, y: float, scroll: float, lo: float = 0.4, hi: float = 4.0) -> None:
+    """Zoom by the wheel's ``scroll`` keeping the world point under the cursor (x, y) where it is."""
+    bx, by, *_ = camera.unproject((x, y))
+    camera.zoom = max(lo, min(hi, camera.zoom * (1.1 ** scroll)))
+    ax, ay, *_ = camera.unproject((x, y))
+    cx, cy = camera.position
+    camera.position = (cx + bx - ax, cy + by - ay)
 
 
 def squad_orders(world) -> list:

@@ -1,0 +1,109 @@
+"""Fog of war figures, each beside a baseline measured in the same run.
+
+A generated 128x96 map with wall blocks, four teams with 10 buildings each in its corners and 100 riflemen each
+round its centre, in sight of each other (400 units, 40 buildings: the armies fight, so the same things happen
+with and without fog and the difference is the fog's cost), played by the scripted AI for ``TICKS`` ticks twice in one process: with fog of war
+and with the scenario's ``fog = false``. Reported: the cost of one fog update (all four teams' visibility,
+explored ground and memories, ``game/fog.py``) beside the cost of one simulation tick, and the tick rate with
+fog against the rate without it (the target: within 15%, i.e. a ratio of at least 0.85). The fog updates every
+6 ticks, so its share of a tick is a sixth of its cost.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+TICKS = 300
+TARGET_RATIO = 0.85
+W, H = 128, 96
+CORNERS = [(12, 12), (W - 13, 12), (W - 13, H - 13), (12, H - 13)]
+
+
+def _map_rows() -> list[str]:
+    rows = [["." for _ in range(W)] for _ in range(H)]
+    for x in range(W):
+        rows[0][x] = rows[H - 1][x] = "#"
+    for y in range(H):
+        rows[y][0] = rows[y][W - 1] = "#"
+    # wall blocks on a lattice, point-symmetric, clear of the corners where the teams start
+    for by in range(27, H - 27, 12):
+        for bx in range(28, W - 28, 14):
+            for y in range(by, by + 3):
+                for x in range(bx, bx + 5):
+                    rows[y][x] = "#"
+                    rows[H - 1 - y][W - 1 - x] = "#"
+    return ["".join(r) for r in rows]
+
+
+def _mod(root: Path) -> Path:
+    (root / "maps").mkdir(parents=True)
+    (root / "scenarios").mkdir()
+    starts = ", ".join(f"[{x}, {y}]" for x, y in CORNERS)
+    (root / "maps" / "fogbench.toml").write_text(
+        f'id = "fogbench"\nstarts = [{starts}]\ntiles = \'\'\'\n' + "\n".join(_map_rows()) + "\n'''\n")
+    for fog in (True, False):
+        teams = []
+        for t, (cx, cy) in enumerate(CORNERS):
+            sx = 1 if cx < W // 2 else -1
+            sy = 1 if cy < H // 2 else -1
+            buildings = ", ".join(f'{{ building = "depot", at = [{cx + sx * (2 + 3 * (i % 5))}, '
+                                  f'{cy + sy * (6 + 3 * (i // 5))}] }}' for i in range(10))
+            teams.append(f'[[teams]]\nname = "T{t}"\ncolor = [{40 + 50 * t}, 100, 200]\nai = "scripted"\nside = {t}\n'
+                         f'start = {t}\nbuildings = [{buildings}]\n'
+                         f'spawns = [{{ unit = "rifleman", count = 100, at = [{W // 2 - sx * 2}, {H // 2 - sy * 2}] }}]\n')
+        (root / "scenarios" / f"fogbench_{'on' if fog else 'off'}.toml").write_text(
+            f'id = "fogbench_{"on" if fog else "off"}"\nmap = "fogbench"\nfog = {"true" if fog else "false"}\n'
+            f'max_ticks = 100000\n\n' + "\n".join(teams))
+    return root
+
+
+def _play(content, scenario: str, ticks: int) -> tuple[float, int, int, float]:
+    """(seconds for ``ticks`` ticks, units, buildings, mean ms of one fog update)."""
+    import esper
+    from components import Building, UnitKind
+    from game.world import World
+    world = World(content, scenario, 1)
+    try:
+        world.activate()
+        units = len(esper.get_component(UnitKind))
+        buildings = len(esper.get_component(Building))
+        start = time.perf_counter()
+        world.run(ticks)
+        elapsed = time.perf_counter() - start
+        fog_ms = 0.0
+        if world.fog.enabled:
+            reps = 20
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                world.fog.update()
+            fog_ms = (time.perf_counter() - t0) / reps * 1000
+        return elapsed, units, buildings, fog_ms
+    finally:
+        world.close()
+
+
+def run(ticks: int = TICKS) -> dict:
+    from content.loader import load_content
+    with tempfile.TemporaryDirectory() as tmp:
+        content = load_content([_mod(Path(tmp) / "fogbench")])
+        _play(content, "fogbench_off", 30)                      # warm caches and imports
+        on, units, buildings, fog_ms = _play(content, "fogbench_on", ticks)
+        off, _u, _b, _f = _play(content, "fogbench_off", ticks)
+    tick_ms = off / ticks * 1000
+    ratio = off / on
+    return {"map": f"{W}x{H}", "teams": 4, "units": units, "buildings": buildings, "ticks": ticks,
+            "fog_update_ms": round(fog_ms, 3), "tick_ms_without_fog": round(tick_ms, 3),
+            "tick_ms_with_fog": round(on / ticks * 1000, 3), "tps_with_fog": round(ticks / on, 1),
+            "tps_without_fog": round(ticks / off, 1), "rate_ratio": round(ratio, 3),
+            "meets_target": ratio >= TARGET_RATIO}
+
+
+def print_report(out: dict) -> None:
+    ok = "ok" if out["meets_target"] else "MISS"
+    print(f"fog: {out['map']} map, {out['teams']} teams, {out['units']} units, {out['buildings']} buildings, "
+          f"{out['ticks']} ticks each way")
+    print(f"  one fog update (every 6 ticks) {out['fog_update_ms']} ms beside one tick {out['tick_ms_without_fog']} ms "
+          f"without fog")
+    print(f"  {out['tps_with_fog']} ticks/s with fog, {out['tps_without_fog']} without: ratio {out['rate_ratio']} "
+          f"(target >= {TARGET_RATIO}) [{ok}]")
