@@ -119,12 +119,24 @@ class BuildingDef(Strict):
         return cx - (w - 1) // 2, cy - (h - 1) // 2, w, h
 
 
+#: the largest map: a side and the tiles in all. Loading one costs most in the commander's region cut
+#: (ai/regions.py; the nav grid and the fog's sight rays cost far less); docs/content.md states the budget
+MAX_MAP_SIDE = 128
+MAX_MAP_TILES = 12_288          # 128 x 96
+
+
 class MapDef(Strict):
-    """A tile map (file kind ``maps/``). ``tiles`` is a multi-line string, one row a line."""
+    """A tile map (file kind ``maps/``). ``tiles`` is a multi-line string, one row a line. At most 128 tiles a
+    side and 12,288 in all (128 x 96): loading a map costs most in the commander's region cut (ai/regions.py,
+    once per map and process), and at the maximum that stays within 60 s on one core in the worst shapes
+    measured (on a shared 2-core machine under a load of about 8: a one-tile winding corridor cut as one region
+    56 s, an open field as one region 26 s, as the default 20 regions 12 s); the nav grid and the fog's sight
+    rays cost far less (linear in the tiles)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
     name: str = Field(default="", max_length=60, description="display name")
     tiles: str = Field(min_length=1, max_length=200_000,
-                       description="rows of tile characters (the Map tiles table lists them)")
+                       description="rows of tile characters (the Map tiles table lists them); 2 to 128 "
+                                   "tiles each way and at most 12,288 tiles (128 x 96) in all")
     starts: list[Annotated[list[Coord], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list, max_length=16,
         description="start locations [x, y], the centre tile of a team's headquarters (scenarios pick them by index)")

@@ -436,3 +436,24 @@ def test_a_set_rally_with_a_non_finite_point_fails_its_action_instead_of_crashin
         "the rally point must be a point inside the map"
     assert check(world, SimpleNamespace(params={"x": 1.0, "y": 1.0, "on": "no"})) == "on must be true or false"
     assert check(world, SimpleNamespace(params={"x": 1.0, "y": 1.0, "on": False})) is None
+
+
+# -- the largest map (issue 19.2): a side and the tiles in all, so loading one stays within the stated budget ------
+def _map(width: int, height: int) -> str:
+    rows = "\n".join("." * width for _ in range(height))
+    return f"id = \"big\"\ntiles = '''\n{rows}\n'''\n"
+
+
+@pytest.mark.parametrize("width, height, why", [
+    (129, 10, "map must be 2..128 tiles each way, got 129x10"),
+    (10, 129, "map must be 2..128 tiles each way, got 10x129"),
+    (112, 112, "map must have at most 12288 tiles in all (128 x 96), got 112x112 = 12544"),
+])
+def test_a_map_over_the_maximum_is_refused(tmp_path, width, height, why):
+    msg = only(tmp_path, {"maps/big.toml": _map(width, height)})
+    assert "maps/big.toml:2: tiles: " in msg and msg.endswith(why), msg
+
+
+def test_a_map_at_the_maximum_loads(tmp_path):
+    content = load_content([write_mod(tmp_path / "mod", {"maps/big.toml": _map(128, 96)})])
+    assert content.maps["big"].width == 128 and content.maps["big"].height == 96
