@@ -57,6 +57,7 @@ class Fog:
         #: bumped whenever the grids change (views rebuild their fog texture only then)
         self.version = 0
         self._opaque = np.array([LEGEND[ch].name == "wall" for row in tmap.rows for ch in row], dtype=bool)
+        self._opaque2d = self._opaque.reshape(self.height, self.width)
         self._doors_version = -1
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._rays_cache: dict[int, tuple] = {}
@@ -78,15 +79,26 @@ class Fog:
 
     def seen_mask(self, team: int, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """``sees`` for arrays of points at once."""
-        grid = self.visible[team]
+        return self.seen_at(team, self.corner_tiles(xs, ys))
+
+    def corner_tiles(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """A (4, n) array of flat tile indices: the tiles each point lies in, nudged by ``EDGE`` both ways along
+        both axes (the same tile four times for a point not on an edge). Any viewer's ``seen_at`` reads it, so
+        it can be computed once per tick for every unit.
+
+        >>> fog = Fog.__new__(Fog); fog.width, fog.height = 4, 3
+        >>> fog.corner_tiles(np.array([1.5, 2.0]), np.array([0.5, 1.0])).T.tolist()
+        [[1, 1, 1, 1], [1, 2, 5, 6]]
+        """
         w, h = self.width, self.height
-        out = np.zeros(len(xs), dtype=bool)
-        for ex in (-EDGE, EDGE):
-            for ey in (-EDGE, EDGE):
-                tx = np.clip(np.floor(xs + ex).astype(np.int64), 0, w - 1)
-                ty = np.clip(np.floor(ys + ey).astype(np.int64), 0, h - 1)
-                out |= grid[ty * w + tx]
-        return out
+        nudge = np.array([[-EDGE], [EDGE]])
+        txs = np.minimum(np.maximum(np.floor(xs + nudge), 0), w - 1).astype(np.int64)     # (2, n)
+        tys = np.minimum(np.maximum(np.floor(ys + nudge), 0), h - 1).astype(np.int64) * w
+        return (tys[:, None, :] + txs[None, :, :]).reshape(4, len(xs))
+
+    def seen_at(self, team: int, corners: np.ndarray) -> np.ndarray:
+        """Which points ``team`` sees now, from their ``corner_tiles``."""
+        return self.visible[team][corners].any(axis=0)
 
     def grid(self, team: int, explored: bool = False) -> np.ndarray:
         """The team's visible (or explored) tiles as a (height, width) bool array (a view: do not write)."""
@@ -138,14 +150,15 @@ class Fog:
             if door.state != "open":
                 opaque[door.ty * self.width + door.tx] = True
         self._opaque = opaque
+        self._opaque2d = opaque.reshape(self.height, self.width)
         self._cache.clear()
         self._doors_version = nav.door_version
 
     def _rays(self, radius: int) -> tuple:
         """For a sight ``radius``, position-free: the disk's tile offsets (dx, dy) and, per offset, the offsets of
         the tiles its ray passes through (every sample point strictly between the two tile centres; a point on a
-        tile edge counts the tiles on both sides) with a mask of those that can block (not the two end tiles).
-        Cached per radius: a viewer's mask is then one gather from the opacity grid."""
+        tile edge counts the tiles on both sides) with a mask of those that can block (not the two end tiles),
+        kept as the table of which rays each nearby offset blocks. Cached per radius."""
         rays = self._rays_cache.get(radius)
         if rays is not None:
             return rays
@@ -167,7 +180,13 @@ class Fog:
                 pys.append(np.floor(fy + ey).astype(np.int64))
         px, py = np.concatenate(pxs, axis=1), np.concatenate(pys, axis=1)
         can_block = ~(((px == 0) & (py == 0)) | ((px == dx[:, None]) & (py == dy[:, None])))
-        rays = (dx, dy, px, py, can_block)
+        # the same relation turned round: shadows[o, i] is True when an opaque tile at offset o blocks ray i, so a
+        # viewer's mask needs only the few opaque tiles near it, not every sample of every ray
+        side = 2 * r + 1
+        shadows = np.zeros((side * side, len(dx)), dtype=bool)
+        ray_of = np.broadcast_to(np.arange(len(dx))[:, None], px.shape)
+        shadows[((py + r) * side + (px + r))[can_block], ray_of[can_block]] = True
+        rays = (dx, dy, shadows)
         self._rays_cache[radius] = rays
         return rays
 
@@ -179,13 +198,16 @@ class Fog:
             return mask
         w, h = self.width, self.height
         vx, vy = tile % w, tile // w
-        dx, dy, px, py, can_block = self._rays(radius)
+        dx, dy, shadows = self._rays(radius)
         tx, ty = vx + dx, vy + dy
-        inside = (tx >= 0) & (ty >= 0) & (tx < w) & (ty < h)
-        # every sample of a ray to a tile inside the map lies between its two ends: inside the map too
-        cells = (vy + py[inside]) * w + (vx + px[inside])
-        blocked = (self._opaque[cells] & can_block[inside]).any(axis=1)
-        mask = (ty[inside] * w + tx[inside])[~blocked].astype(np.int64)
+        ok = (tx >= 0) & (ty >= 0) & (tx < w) & (ty < h)
+        # the opaque tiles within the sight square (all inside the map) and the rays each of them blocks
+        x0, y0 = max(0, vx - radius), max(0, vy - radius)
+        oy, ox = np.nonzero(self._opaque2d[y0:vy + radius + 1, x0:vx + radius + 1])
+        if len(ox):
+            side = 2 * radius + 1
+            ok &= ~shadows[(oy + (y0 - vy + radius)) * side + (ox + (x0 - vx + radius))].any(axis=0)
+        mask = (ty[ok] * w + tx[ok]).astype(np.int64)
         if len(self._cache) >= CACHE_LIMIT:
             self._cache.clear()
         self._cache[key] = mask
@@ -207,22 +229,27 @@ class Fog:
         n = len(rows)
         eids = [eid for eid, _c in rows]
         kinds = [c[3].kind for _e, c in rows]
-        u_team = np.fromiter((c[0].team for _e, c in rows), dtype=np.int64, count=n)
-        u_x = np.fromiter((c[1].x for _e, c in rows), dtype=np.float64, count=n)
-        u_y = np.fromiter((c[1].y for _e, c in rows), dtype=np.float64, count=n)
-        u_hp = [c[2].hp for _e, c in rows]
-        u_max = [c[2].max_hp for _e, c in rows]
+        teams = [c[0].team for _e, c in rows]
+        xs = [c[1].x for _e, c in rows]
+        ys = [c[1].y for _e, c in rows]
+        u_team = np.array(teams, dtype=np.int64)
+        u_x = np.array(xs, dtype=np.float64)
+        u_y = np.array(ys, dtype=np.float64)
         sight_of = {k: (int(math.ceil(units[k].sight)) if k in units else 8) for k in set(kinds)}
-        u_sight = np.fromiter((sight_of[k] for k in kinds), dtype=np.int64, count=n)
-        # a unit on a tile edge (to a millionth) sees from the tiles on both sides (edge_tiles, vectorised)
-        tiles_x = [np.clip(np.floor(u_x + e).astype(np.int64), 0, w - 1) for e in (-EDGE, EDGE)]
-        tiles_y = [np.clip(np.floor(u_y + e).astype(np.int64), 0, self.height - 1) for e in (-EDGE, EDGE)]
+        u_sight = np.array([sight_of[k] for k in kinds], dtype=np.int64)
+        # a unit on a tile edge (to a millionth) sees from the tiles on both sides (edge_tiles, vectorised); the
+        # same corner tiles tell which units each team sees
+        corners = self.corner_tiles(u_x, u_y)
         size = w * self.height
-        keys = np.unique(np.concatenate([(u_team * size + ty * w + tx) * 1024 + u_sight
-                                         for ty in tiles_y for tx in tiles_x])) if n else []
-        for key in keys.tolist() if n else ():
-            viewers[key // 1024 // size].add((key // 1024 % size, key % 1024))
-        building_rows = []
+        if n:
+            keys = np.unique((u_team * size + corners) * 1024 + u_sight)
+            for key in keys.tolist():
+                viewers[key // 1024 // size].add((key // 1024 % size, key % 1024))
+        tick = world.tick
+        # one memory row per unit, shared by every team that sees it (rows are replaced, never changed in place)
+        unit_rows = [[t, k, float(x), float(y), c[2].hp, c[2].max_hp, tick]
+                     for t, k, x, y, (_e, c) in zip(teams, kinds, xs, ys, rows)]
+        b_eid, b_team, b_rows = [], [], []
         for eid, (team, b, health) in sorted(esper.get_components(Team, Building, Health)):
             bdef = bdefs.get(b.kind)
             sight = int(math.ceil(bdef.sight)) if bdef is not None else 6
@@ -231,9 +258,12 @@ class Fog:
             for cy in {b.ty + (b.h - 1) // 2, b.ty + b.h // 2}:
                 for cx in {b.tx + (b.w - 1) // 2, b.tx + b.w // 2}:
                     viewers[team.team].add((cy * w + cx, sight))
-            building_rows.append((eid, team.team, b.kind, b.tx, b.ty, b.w, b.h, health.hp, health.max_hp))
+            b_eid.append(eid)
+            b_team.append(team.team)
+            b_rows.append([team.team, b.kind, b.tx, b.ty, b.w, b.h, health.hp, health.max_hp])
+        b_box = np.array([row[2:6] for row in b_rows], dtype=np.int64).reshape(-1, 4)
         sides = world.sides
-        tick = world.tick
+        side_arr = np.array(sides, dtype=np.int64)
         for team, seen in enumerate(viewers):
             grid = self.visible[team]
             grid[:] = False
@@ -242,31 +272,31 @@ class Fog:
             self.explored[team] |= grid
             # what the team sees of the other sides, and what it forgets
             memory = self.units[team]
-            alive_here = set()
-            others = np.flatnonzero(np.array([sides[t] != sides[team] for t in range(len(sides))])[u_team]) \
-                if n else np.zeros(0, dtype=np.int64)
-            spotted = others[self.seen_mask(team, u_x[others], u_y[others])]
-            for i in spotted.tolist():
-                eid = eids[i]
-                memory[eid] = [int(u_team[i]), kinds[i], float(u_x[i]), float(u_y[i]), u_hp[i], u_max[i], tick]
-                alive_here.add(eid)
-            if memory:
-                remembered = sorted(memory)
-                mx = np.array([memory[e][2] for e in remembered], dtype=np.float64)
-                my = np.array([memory[e][3] for e in remembered], dtype=np.float64)
-                spot_seen = self.seen_mask(team, mx, my)
-                for eid, looked in zip(remembered, spot_seen.tolist()):
-                    if eid not in alive_here and (tick - memory[eid][6] > UNIT_MEMORY or looked):
+            others = np.flatnonzero(side_arr[u_team] != sides[team])
+            spotted = others[self.seen_at(team, corners[:, others])].tolist()
+            spotted_eids = [eids[i] for i in spotted]
+            memory.update(zip(spotted_eids, [unit_rows[i] for i in spotted]))
+            alive_here = set(spotted_eids)
+            stale = [eid for eid in sorted(memory) if eid not in alive_here]
+            if stale:
+                mx = np.array([memory[e][2] for e in stale], dtype=np.float64)
+                my = np.array([memory[e][3] for e in stale], dtype=np.float64)
+                for eid, looked in zip(stale, self.seen_mask(team, mx, my).tolist()):
+                    if tick - memory[eid][6] > UNIT_MEMORY or looked:
                         del memory[eid]
             known = self.buildings[team]
+            if b_rows:
+                # tiles of each building's footprint in sight, from a summed-area table of the grid
+                sat = np.zeros((self.height + 1, w + 1), dtype=np.int32)
+                sat[1:, 1:] = grid.reshape(self.height, w).cumsum(0).cumsum(1)
+                x0, y0 = b_box[:, 0], b_box[:, 1]
+                x1, y1 = np.minimum(x0 + b_box[:, 2], w), np.minimum(y0 + b_box[:, 3], self.height)
+                in_sight = (sat[y1, x1] - sat[y0, x1] - sat[y1, x0] + sat[y0, x0]) > 0
+                for eid, other, row, looked in zip(b_eid, b_team, b_rows, in_sight.tolist()):
+                    if looked and sides[other] != sides[team]:
+                        known[eid] = row
+            present = set(b_eid)
             square = grid.reshape(self.height, w)
-            present = set()
-            for eid, other, kind, tx, ty, bw, bh, hp, max_hp in building_rows:
-                if sides[other] == sides[team]:
-                    continue
-                present.add(eid)
-                if square[ty:ty + bh, tx:tx + bw].any():
-                    known[eid] = [other, kind, tx, ty, bw, bh, hp, max_hp]
             for eid in sorted(known):
                 if eid in present:
                     continue

@@ -137,6 +137,8 @@ class World:
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
+        self._corners: dict[int, tuple] = {}
+        self._known_buildings: dict[int, tuple] = {}
         self._enemies: dict[int, tuple] = {}
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
@@ -312,22 +314,36 @@ class World:
             if not self.enemies(team, other):
                 out[other] = (ids, xs, ys)
                 continue
-            seen = self.fog.seen_mask(team, xs, ys)
+            seen = self.fog.seen_at(team, self._corner_tiles(other))
             out[other] = (ids[seen], xs[seen], ys[seen])
         self._seen[team] = (self.tick, out)
         return out
 
+    def _corner_tiles(self, team: int) -> np.ndarray:
+        """``Fog.corner_tiles`` of ``team_index()[team]``'s units, once per tick (every viewer reads the same)."""
+        cached = self._corners.get(team)
+        if cached is None or cached[0] != self.tick:
+            _ids, xs, ys = self.team_index()[team]
+            cached = (self.tick, self.fog.corner_tiles(xs, ys))
+            self._corners[team] = cached
+        return cached[1]
+
     def known_building_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """``building_index()`` as ``team`` may know it: enemy buildings it has seen and that still stand (under
-        fog of war, where it last saw them)."""
+        fog of war, where it last saw them). Built once per tick per team."""
         if not self.fog.enabled or team in self.sees_all:
             return self.building_index()
+        cached = self._known_buildings.get(team)
+        if cached is not None and cached[0] == self.tick:
+            return cached[1]
         rows: dict[int, list] = {}
         for eid, (other, _kind, tx, ty, w, h, _hp, _m) in sorted(self.fog.known_buildings(team).items()):
             if esper.entity_exists(eid):
                 rows.setdefault(other, []).append((eid, tx + w / 2, ty + h / 2))
-        return {other: (np.array([r[0] for r in items], dtype=np.int64), np.array([r[1] for r in items]),
-                        np.array([r[2] for r in items])) for other, items in rows.items()}
+        out = {other: (np.array([r[0] for r in items], dtype=np.int64), np.array([r[1] for r in items]),
+                       np.array([r[2] for r in items])) for other, items in rows.items()}
+        self._known_buildings[team] = (self.tick, out)
+        return out
 
     def nearest_enemy(self, team: int, x: float, y: float, buildings: bool = False) -> tuple[int, float] | None:
         """(entity, squared distance) of the closest enemy unit ``team`` sees (with ``buildings``: or enemy

@@ -4,6 +4,9 @@ import copy
 from types import SimpleNamespace
 
 import esper
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from components import Building, Position, Team, UnitKind
 from game.fog import UNIT_MEMORY, Fog
@@ -158,3 +161,22 @@ def test_a_scenario_without_fog_sees_everything(content):
         assert world.nearest_enemy(0, 10.0, 10.0) is not None
     finally:
         world.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.sampled_from([0.0, 1e-7, 0.5, 0.9999999, 1.0])), min_size=1,
+                max_size=6),
+       st.lists(st.tuples(st.integers(0, 5), st.sampled_from([0.0, 1e-7, 0.5, 0.9999999, 1.0])), min_size=6,
+                max_size=6),
+       st.sets(st.integers(0, 8 * 6 - 1)))
+def test_vectorised_sight_is_the_pointwise_rule(xs, ys, lit):
+    """seen_mask / seen_at over corner_tiles agree with ``sees`` point by point, tile edges included."""
+    fog = Fog.__new__(Fog)
+    fog.width, fog.height = 8, 6
+    fog.visible = [np.zeros(48, dtype=bool)]
+    fog.visible[0][sorted(lit)] = True
+    px = np.array([a + f for a, f in xs])
+    py = np.array([a + f for a, f in ys[:len(xs)]])
+    expected = [fog.sees(0, float(x), float(y)) for x, y in zip(px, py)]
+    assert fog.seen_mask(0, px, py).tolist() == expected
+    assert fog.seen_at(0, fog.corner_tiles(px, py)).tolist() == expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -42,14 +43,18 @@ RAY_PROBE = ("import ray; ray.init(num_cpus=2, include_dashboard=False, logging_
 def _ray_runs_here() -> str | None:
     """None when a local Ray instance starts and runs a task here; else why not. Some machines (containers short of
     shared memory or process slots) cannot run Ray at all; there the Ray tests are skipped rather than hung."""
+    # its own session, so that on a timeout the probe and the Ray daemons it started go together (never `ray
+    # stop`, which would stop every Ray instance on the machine)
+    probe = subprocess.Popen([sys.executable, "-c", RAY_PROBE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
     try:
-        probe = subprocess.run([sys.executable, "-c", RAY_PROBE], capture_output=True, text=True, timeout=150)
+        out, err = probe.communicate(timeout=150)
     except subprocess.TimeoutExpired:
-        subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "stop", "--force"], capture_output=True,
-                       timeout=60)
+        os.killpg(probe.pid, signal.SIGKILL)
+        probe.communicate()
         return "a local Ray instance did not run a task within 150 s"
-    if probe.returncode or probe.stdout.strip() != "7":
-        tail = (probe.stderr.strip().splitlines() or ["no output"])[-1]
+    if probe.returncode or out.strip() != "7":
+        tail = (err.strip().splitlines() or ["no output"])[-1]
         return f"a local Ray instance cannot run here: {tail}"
     return None
 
@@ -65,7 +70,7 @@ def ray_local(tmp_path_factory):
     crash.write_text("")                          # exists: disarmed; a test deletes it to kill one worker
     os.environ["RTS_CRASH_ONCE"] = str(crash)
     try:
-        backends._init_ray(ray, 2, None, 120)
+        release = backends._init_ray(ray, 2, None, 120)
     finally:
         del os.environ["RTS_CRASH_ONCE"]
     stall = backends.RAY_STALL_S
@@ -73,6 +78,7 @@ def ray_local(tmp_path_factory):
     yield crash
     backends.RAY_STALL_S = stall
     ray.shutdown()
+    release.set()
 
 
 def _by_seed(results):
@@ -206,9 +212,24 @@ def test_diff_finds_the_first_state_and_decision_that_differ(replays):
 
 
 # -- Ray: a local instance, compared with the local backend --------------------------------------------------------
+def test_local_workers_are_spawned_not_forked_once_other_threads_run():
+    import threading
+    assert backends._mp_context().get_start_method() == ("fork" if threading.active_count() == 1 else "spawn")
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    helper.start()
+    try:
+        assert backends._mp_context().get_start_method() == "spawn"
+        got = sorted(backends.run_jobs(backends.echo, [(i,) for i in range(3)], backend="local", workers=2))
+        assert got == [(i, (i,)) for i in range(3)]
+    finally:
+        stop.set()
+        helper.join()
+
+
 def test_ray_backend_gives_the_local_backends_results(ray_local):
     setups = [Setup("scripted", "uct_small", ticks=TICKS), Setup("uct_small", "scripted", ticks=TICKS)]
-    local = run_many(setups, 2, workers=2, progress=False)
+    local = run_many(setups, 2, workers=2, progress=False)     # Ray's threads run here: workers are spawned
     on_ray = run_many(setups, 2, workers=2, backend="ray", progress=False)
     assert [_by_seed(r) for r in on_ray] == [_by_seed(r) for r in local]
 

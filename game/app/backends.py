@@ -104,6 +104,13 @@ def _init_worker() -> None:
     tune_gc()
 
 
+def _mp_context():
+    """How local workers start. Fork is fastest (a worker inherits the loaded content) but only safe while this
+    process runs one thread: a child forked while another thread (Ray's gRPC threads after ``ray.init``, a
+    watchdog) holds a lock inherits the lock held, and can hang for good. Otherwise workers are spawned afresh."""
+    return get_context("fork" if threading.active_count() == 1 else "spawn")
+
+
 def _run_local(fn, jobs: list, workers: int, retries: int) -> Iterator[tuple[int, object]]:
     if workers == 1:
         for i, job in enumerate(jobs):
@@ -113,7 +120,7 @@ def _run_local(fn, jobs: list, workers: int, retries: int) -> Iterator[tuple[int
     attempts = [0] * len(jobs)
     window = WINDOW_PER_WORKER * workers         # jobs in flight at once: memory stays bounded however many
     while todo:
-        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker)
+        pool = ProcessPoolExecutor(workers, mp_context=_mp_context(), initializer=_init_worker)
         broken = False
         finished_set, lost = set(), []
         try:
@@ -163,12 +170,16 @@ def _run_ray(fn, jobs: list, workers: int, retries: int, address: str | None,
         yield from _run_ray_quiet(fn, jobs, workers, retries, address, stall_s)
 
 
-def _init_ray(ray, workers: int, address: str | None, wait_s: float) -> None:
-    """Start (or join) Ray, giving up with a BackendError after wait_s rather than waiting forever.
+def _init_ray(ray, workers: int, address: str | None, wait_s: float) -> threading.Event:
+    """Start (or join) Ray, giving up with a BackendError after wait_s rather than waiting forever; returns the
+    event that lets the starting thread end (set it after ``ray.shutdown()``).
 
     ray.init has no timeout of its own; where its daemons cannot start (a container short of shared memory, a
-    cluster address nobody answers) it can block for good, so it runs on a helper thread that is waited on."""
+    cluster address nobody answers) it can block for good, so it runs on a helper thread that is waited on. That
+    thread must then live as long as Ray does: Ray starts its daemons with a parent-death signal, which Linux ties
+    to the thread that started them, so they would be killed the moment it ended."""
     failure: list = []
+    ready, release = threading.Event(), threading.Event()
 
     def start():
         try:
@@ -178,25 +189,27 @@ def _init_ray(ray, workers: int, address: str | None, wait_s: float) -> None:
                 ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
         except Exception as exc:  # noqa: BLE001 - reported below as one line
             failure.append(exc)
+            ready.set()
+            return
+        ready.set()
+        release.wait()
 
-    starter = threading.Thread(target=start, name="ray-init", daemon=True)
-    starter.start()
-    starter.join(wait_s)
+    threading.Thread(target=start, name="ray-init", daemon=True).start()
     where = f"address {address or 'local'}"
-    if starter.is_alive():
+    if not ready.wait(wait_s):
         raise BackendError(f"Ray did not start within {wait_s:.0f} s ({where}); is it able to run on this machine?")
     if failure:
         exc = failure[0]
         raise BackendError(f"cannot start or join Ray ({where}): "
                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    return release
 
 
 def _run_ray_quiet(fn, jobs, workers, retries, address, stall_s):
     ray = _ray()
-    started = False
+    release = None
     if not ray.is_initialized():
-        _init_ray(ray, workers, address, RAY_START_S)
-        started = True
+        release = _init_ray(ray, workers, address, RAY_START_S)
     try:
         task = ray.remote(num_cpus=1, max_retries=retries)(_ray_execute)
         cpus = int(ray.cluster_resources().get("CPU", workers)) if address else workers
@@ -218,8 +231,10 @@ def _run_ray_quiet(fn, jobs, workers, retries, address, stall_s):
             for ref in ready:
                 yield refs.pop(ref), ray.get(ref)
     finally:
-        if started and not address:
-            ray.shutdown()
+        if release is not None:
+            if not address:
+                ray.shutdown()
+            release.set()
 
 
 def _ray_execute(fn, job):
