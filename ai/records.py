@@ -308,7 +308,7 @@ class CommanderDecision(Record):
     groups: list = field(default_factory=list)
     orders: list = field(default_factory=list)
     stats: list = field(default_factory=list)
-    ms: float = 0.0           # wall-clock milliseconds the search took (informative only; never read back)
+    ms: float = 0.0           # wall-clock milliseconds the search took, 0 unless timings were asked for (`--timings`)
     view: str = "all"         # what it searched on: "fog" (what its team sees and remembers, unseen squads
                               # estimated), "sees_all" (its profile ignores fog) or "all" (no fog in the match)
 

@@ -5,6 +5,8 @@
 - seek: `seek(replay, tick)` through the nearest keyframe, against a straight run from tick 0
 - snapshot: encode + decode time and size of a 1000-unit snapshot, against a plain msgpack dump of the
   same data (one dict per entity with component and field names)
+- memory: the peak memory of verify, seek, explain and report on replays of 1, 5 and 20 game-minutes, against
+  each other (streamed replays: it should not grow with the replay's length)
 """
 from __future__ import annotations
 
@@ -126,7 +128,7 @@ def bench_snapshot(units: int = 1000, repeats: int = 20, ai: str = "scripted") -
 def run() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         return {"verify": bench_verify(tmp), "snapshot": bench_snapshot(),
-                "snapshot_brains": bench_snapshot(ai="brain")}
+                "snapshot_brains": bench_snapshot(ai="brain"), "memory": bench_replay_memory(tmp)}
 
 
 def print_report(res: dict) -> None:
@@ -142,7 +144,93 @@ def print_report(res: dict) -> None:
     print(f"snapshot of {s['entities']} entities: {s['kib']} KiB, encode+decode {s['encode_decode_ms']:.2f} ms "
           f"(targets <= {s['target_kib']} KiB, <= {s['target_ms']} ms); rebuilding the world {s['rebuild_world_ms']} ms")
     print(f"  plain msgpack dump of the same data: {s['plain_kib']} KiB, encode+decode {s['plain_encode_decode_ms']:.2f} ms")
+    if res.get("memory"):
+        print_memory(res["memory"])
     b = res.get("snapshot_brains")
     if b:
         print(f"  the same with every unit an NPC (brains and memories saved too): {b['kib']} KiB, encode+decode "
               f"{b['encode_decode_ms']:.2f} ms; plain dump {b['plain_kib']} KiB, {b['plain_encode_decode_ms']:.2f} ms")
+
+
+# -- peak memory of the replay commands against the replay's length ----------------------------------------------
+MEMORY_MINUTES = (1, 5, 20)
+
+
+def memory_content(minutes: int):
+    """The cheapest scenario that lasts: the skirmish map with 3 NPCs a side (brains, so there are decision
+    records to explain), no commander, hit points x1000 so that nobody dies before the tick limit."""
+    content, sid = scaled_content(load_content(), 6, ai="brain", commander="")
+    tough = {uid: u.model_copy(update={"hp": u.hp * 1000}) for uid, u in content.units.items()}
+    scenarios = dict(content.scenarios)
+    scenarios[sid] = scenarios[sid].model_copy(update={"max_ticks": minutes * 60 * 30})
+    return dataclasses.replace(content, units=tough, scenarios=scenarios), sid
+
+
+def record_minutes(path: str, minutes: int) -> int:
+    content, sid = memory_content(minutes)
+    world = World(content, sid, 1)
+    rec = ReplayRecorder(path, world)
+    try:
+        while not world.over:
+            world.step()
+            rec.after_tick(world)
+        rec.close(world)
+        return world.tick
+    finally:
+        world.close()
+
+
+def _peak_of(command: str, path: str, minutes: int) -> dict:
+    """In this (fresh) process: the tracemalloc peak of one replay command, content loading excluded."""
+    import tracemalloc
+    from game.app.report import collect
+    content, _sid = memory_content(minutes)
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    replay = read_replay(path)
+    end = replay.end_state_tick
+    if command == "verify":
+        assert verify(replay, content).ok
+    elif command == "seek":
+        seek(replay, content, end - 1).close()
+    elif command == "explain":
+        key = replay.records.keys("npc")[0]
+        assert replay.records.at("npc", key, end - 1) is not None
+        seek(replay, content, end - 1).close()
+    elif command == "report":
+        collect(replay, content)
+    _size, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"peak_mib": round(peak / 2 ** 20, 2), "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def bench_replay_memory(tmp: str, minutes=MEMORY_MINUTES, commands=("verify", "seek", "explain", "report")) -> dict:
+    """Peak memory (tracemalloc, each command in its own process) of every replay command against the replay's
+    length in game-minutes; memory should not grow with it (the target: the longest within 1.2x the shortest)."""
+    import json
+    import subprocess
+    import sys
+    rows = []
+    for m in minutes:
+        path = os.path.join(tmp, f"mem{m}.rtsreplay")
+        ticks = record_minutes(path, m)
+        row = {"minutes": m, "ticks": ticks, "replay_kib": round(os.path.getsize(path) / 1024)}
+        for command in commands:
+            code = (f"import json; from benchmarks.saves import _peak_of; "
+                    f"print(json.dumps(_peak_of({command!r}, {path!r}, {m})))")
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            row[command] = json.loads(out.stdout.strip().splitlines()[-1])
+        rows.append(row)
+    ratio = {c: round(rows[-1][c]["peak_mib"] / max(rows[0][c]["peak_mib"], 1e-9), 2) for c in commands}
+    return {"rows": rows, "ratio_longest_to_shortest": ratio, "target_ratio": 1.2}
+
+
+def print_memory(res: dict) -> None:
+    commands = list(res["ratio_longest_to_shortest"])
+    print("replay commands' peak memory (tracemalloc, MiB) against the replay's length:")
+    print(f"  {'minutes':>7} {'ticks':>6} {'file KiB':>8} " + " ".join(f"{c:>8}" for c in commands))
+    for row in res["rows"]:
+        print(f"  {row['minutes']:>7} {row['ticks']:>6} {row['replay_kib']:>8} "
+              + " ".join(f"{row[c]['peak_mib']:>8.2f}" for c in commands))
+    print("  longest / shortest: " + ", ".join(f"{c} {r}x" for c, r in res["ratio_longest_to_shortest"].items())
+          + f" (target <= {res['target_ratio']}x)")

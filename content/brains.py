@@ -87,6 +87,31 @@ class Checks:
                 else f"{str(value).lower() if isinstance(value, bool) else repr(value)} is {_WORDS[kind]}"
             self.bad(path, f"{what} must be a number (a literal or a '$fact' that is a number); {shown}")
 
+    def check_param(self, path: tuple, value, want: str, what: str) -> None:
+        """An action parameter against its executor's declared type (systems/actions/*.py ``param_types``):
+        'number', 'int' (a whole number: a literal int or an int/entity fact), 'bool' or 'string'. A '$name'
+        whose type cannot be known here (a key a tree node writes) is left to the executor's own check."""
+        if want == "number":
+            self.check_number(path, value, what)
+            return
+        kind = self.kind_of(value)
+        ref = isinstance(value, str) and value.startswith("$")
+        shown = f"'{value}' is {_WORDS[kind]}" if ref and kind else (
+            f"{str(value).lower() if isinstance(value, bool) else repr(value)} is "
+            f"{'a number with a fraction' if isinstance(value, float) else _WORDS.get(kind, 'not plain data')}")
+        if want == "int":
+            fact_type = FACTS.get(value[1:], ("?", ""))[0] if ref else None
+            if (kind is not None and kind != "number") or isinstance(value, float) or fact_type == "float":
+                if fact_type == "float":
+                    shown = f"'{value}' is a number with fractions"
+                self.bad(path, f"{what} must be a whole number (a literal or a '$fact' that is a whole number); "
+                               f"{shown}")
+        elif want in ("bool", "string"):
+            expected = "bool" if want == "bool" else "str"
+            if kind is not None and kind != expected:
+                self.bad(path, f"{what} must be {_WORDS[expected]} (a literal or a '$fact' that is "
+                               f"{_WORDS[expected]}); {shown}")
+
 
 class _Checker(Checks):
     def __init__(self, bdef: BrainDef, extra_facts=(), goap_domains=None, htn_domains=None):
@@ -264,8 +289,8 @@ class _Checker(Checks):
             return
         params = getattr(node, "params", None) or {}
         for name, want in ACTIONS[value].get("param_types", {}).items():
-            if want == "number" and name in params:
-                self.check_number(path[:-1] + ("params", name), params[name], f"{value}'s {name}")
+            if name in params:
+                self.check_param(path[:-1] + ("params", name), params[name], want, f"{value}'s {name}")
 
     def _conditions_key(self, path, value, node) -> None:
         self.conditions(path, value)
@@ -298,11 +323,16 @@ _WORDS = {"number": "a number", "bool": "true or false", "str": "text"}
 _FACT_KINDS = {"float": "number", "int": "number", "entity": "number", "bool": "bool", "str": "str"}
 
 
+def fact_types() -> dict:
+    """Fact name -> 'number', 'bool' or 'str', from the fact catalog (systems/perception.py FACTS)."""
+    return {name: _FACT_KINDS[t] for name, (t, _doc) in FACTS.items() if t in _FACT_KINDS}
+
+
 def _fact_types(bdef: BrainDef, bb_keys) -> dict:
     """Fact or blackboard key -> 'number', 'bool' or 'str' where it is known: the fact catalog's types, and a
     blackboard key that on_enter / on_exit hooks only ever set to values of one type (a key a tree node writes,
     or set to mixed types, is not known, so it is not checked)."""
-    out = {name: _FACT_KINDS[t] for name, (t, _doc) in FACTS.items() if t in _FACT_KINDS}
+    out = fact_types()
     written: dict = {}
     for sdef in bdef.states.values():
         for hook in (sdef.on_enter, sdef.on_exit):

@@ -38,7 +38,8 @@ from pydantic import BaseModel, ValidationError
 
 from content.brains import brain_warnings, build_brain, check_brain
 from content.planning import build_goap, build_htn, check_goap, check_htn
-from content.schema import KINDS, BrainDef, BuildingDef, MapDef, ScenarioDef, StrategyDef, UnitDef
+from content.schema import (KINDS, MAX_MAP_SIDE, MAX_MAP_TILES, BrainDef, BuildingDef, MapDef, ScenarioDef,
+                            StrategyDef, UnitDef)
 from content.catalog import suggest
 from content import toml_guard
 from content.tiled import MAP_SUFFIXES, ReadRefused, TiledError, read_bounded, read_map
@@ -478,6 +479,16 @@ def _check_brain(item: _Pending, bdef: BrainDef, problems: list[Problem], goap_d
         return None
 
 
+
+def _size_problem(width: int, height: int) -> str:
+    """Why a map of this size is refused ('' when it is not): content/schema.py's MAX_MAP_SIDE and
+    MAX_MAP_TILES, which keep loading one within the budget docs/content.md states."""
+    if not (2 <= width <= MAX_MAP_SIDE and 2 <= height <= MAX_MAP_SIDE):
+        return f"map must be 2..{MAX_MAP_SIDE} tiles each way, got {width}x{height}"
+    if width * height > MAX_MAP_TILES:
+        return f"map must have at most {MAX_MAP_TILES} tiles in all (160 x 120), got {width}x{height} = {width * height}"
+    return ""
+
 def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap | None:
     path, line = item.locate(("tiles",))
     text_line = line or 1
@@ -494,10 +505,10 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
         return None
     width = len(rows[0])
     ok = True
-    if len(rows) > 512 or width > 512:
-        problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
+    if len(rows) > MAX_MAP_SIDE or width > MAX_MAP_SIDE:
+        problems.append(Problem(path, text_line, "tiles", _size_problem(width, len(rows))))
         return None
-    for r, row in enumerate(rows):              # every bad row at once (at most 512 of them): width, then tiles
+    for r, row in enumerate(rows):              # every bad row at once (at most 128 of them): width, then tiles
         if len(row) != width:
             problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
                                     f"row is {len(row)} tiles wide, the first row is {width}"))
@@ -509,8 +520,8 @@ def _tile_rows(item: _Pending, mdef: MapDef, problems: list[Problem]) -> TileMap
             problems.append(Problem(path, first_row_line + r, f"tiles[{r}]",
                                     f"unknown tile {ch!r} at column {c + 1}{more} (known: {''.join(LEGEND)})"))
             ok = False
-    if ok and (width < 2 or len(rows) < 2 or width > 512 or len(rows) > 512):
-        problems.append(Problem(path, text_line, "tiles", f"map must be 2..512 tiles each way, got {width}x{len(rows)}"))
+    if ok and _size_problem(width, len(rows)):
+        problems.append(Problem(path, text_line, "tiles", _size_problem(width, len(rows))))
         ok = False
     if ok:
         for i, (x, y) in enumerate(mdef.starts):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ai import goap, htn
 from ai.executor import StepSpec
-from content.brains import Checks
+from content.brains import Checks, fact_types
 from content.catalog import ACTIONS, FACTS, TARGET_TYPES, suggest
 from content.schema import GoapDef, HtnDef
 
@@ -15,6 +15,7 @@ from content.schema import GoapDef, HtnDef
 class _Checks(Checks):
     def __init__(self):
         super().__init__(FACTS)
+        self.types = fact_types()          # a step's '$name' reads a fact of the catalog
 
     def facts(self, path, facts: dict):
         for key in facts:
@@ -31,6 +32,10 @@ class _Checks(Checks):
                 self.ref(path + ("target",), d.target)
         for key, value in d.params.items():
             self.ref(path + ("params", key), value)
+        if d.action in ACTIONS:
+            for key, want in ACTIONS[d.action].get("param_types", {}).items():
+                if key in d.params:
+                    self.check_param(path + ("params", key), d.params[key], want, f"{d.action}'s {key}")
         self.facts(path + ("pre",), d.pre)
         self.facts(path + ("effects",), d.effects)
 

@@ -119,12 +119,26 @@ class BuildingDef(Strict):
         return cx - (w - 1) // 2, cy - (h - 1) // 2, w, h
 
 
+#: the largest map: a side and the tiles in all. Loading one costs most in the commander's region cut
+#: (ai/regions.py; the nav grid and the fog's sight rays cost far less); docs/content.md states the budget
+MAX_MAP_SIDE = 160
+MAX_MAP_TILES = 19_200          # 160 x 120: room for the 10,000-unit garrison map (157 x 116)
+
+
 class MapDef(Strict):
-    """A tile map (file kind ``maps/``). ``tiles`` is a multi-line string, one row a line."""
+    """A tile map (file kind ``maps/``). ``tiles`` is a multi-line string, one row a line. At most 160 tiles a
+    side and 19,200 in all (160 x 120, room for the garrison map's armies of 10,000): loading a map costs most in
+    the commander's region cut (ai/regions.py, once per map and process). Measured at 128 x 96 on a shared 2-core
+    machine under a load of about 8: a one-tile winding corridor cut as one region 56 s, an open field as one
+    region 26 s, as the default 20 regions 12 s; the garrison map (157 x 116, twenty rooms) about 9 s. A region's
+    cut grows about with the square of its tiles, so at the maximum the worst shapes take up to about 2.5 times
+    as long (about 140 s for the corridor, 30 s for an open field in 20 regions). The nav grid and the fog's
+    sight rays cost far less (linear in the tiles)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
     name: str = Field(default="", max_length=60, description="display name")
     tiles: str = Field(min_length=1, max_length=200_000,
-                       description="rows of tile characters (the Map tiles table lists them)")
+                       description="rows of tile characters (the Map tiles table lists them); 2 to 160 "
+                                   "tiles each way and at most 19,200 tiles (160 x 120) in all")
     starts: list[Annotated[list[Coord], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list, max_length=16,
         description="start locations [x, y], the centre tile of a team's headquarters (scenarios pick them by index)")

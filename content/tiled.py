@@ -47,13 +47,13 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from content.json_lines import JsonError, line_of, parse as parse_json
-from content.schema import ID_PATTERN, MapDef
+from content.schema import ID_PATTERN, MAX_MAP_SIDE, MAX_MAP_TILES, MapDef
 from content.tiles import LEGEND
 
 MAP_SUFFIXES = (".tmj", ".json")            # in maps/: read as Tiled maps
 TILESET_SUFFIXES = (".tsx", ".tsj")          # what a map's tileset ``source`` may name (a .json beside
                                             # the map would be read as a map)
-MAX_SIDE = 512                              # the loader's limit for any map
+MAX_SIDE = MAX_MAP_SIDE                     # the loader's limit for any map (content/schema.py)
 MAX_TILESETS = 64
 #: what a TOML map's ``tiles`` may hold, so a Tiled map is never refused later for a size it was let through with
 MAX_TILES_TEXT = next(m.max_length for m in MapDef.model_fields["tiles"].metadata if hasattr(m, "max_length"))
@@ -576,6 +576,10 @@ def _read_map(path: Path, max_bytes: int, problems: list) -> MapFile | None:
     tw = _int_at(doc, raw_map, (), "tilewidth", 1, MAX_TILE_PIXELS)
     th = _int_at(doc, raw_map, (), "tileheight", 1, MAX_TILE_PIXELS)
     if None in (width, height, tw, th):
+        return None
+    if width * height > MAX_MAP_TILES:
+        doc.bad(("width",), f"a {width}x{height} map has {width * height} tiles; a map may have at most "
+                            f"{MAX_MAP_TILES} (160 x 120)")
         return None
     if (width + 1) * height - 1 > MAX_TILES_TEXT:
         doc.bad(("width",), f"a {width}x{height} map is too big: a map's rows, one line break each, may hold at most "

@@ -12,12 +12,13 @@ hashed, because replays re-run the world with every decider off (see ARCHITECTUR
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 
 import esper
 import msgpack
 
-from components import REGISTRY, Building, Door, ResourceField
+from components import REGISTRY, Building, Door, Mover, ResourceField
 from content.tiles import LEGEND
 from components.columns import decode_columns, encode_columns
 from game.ledger import ledger_restore
@@ -91,6 +92,36 @@ def capture(world) -> WorldState:
                       world.ledger.state_rows(), world.fog.state())
 
 
+def _component_problem(comp, teams: int) -> str | None:
+    """What a decoded component holds that no world could: a team that does not exist, a float that is not
+    finite. (Entity references are checked where they are used: restore_entity, the ledger, the fog.)"""
+    team = getattr(comp, "team", None)
+    if type(team) is int and not 0 <= team < teams:
+        return f"team {team} does not exist (the scenario has {teams} teams)"
+    for name in getattr(comp, "__slots__", ()):
+        value = getattr(comp, name, None)
+        if type(value) is float and not math.isfinite(value):
+            return f"{name} is {value}, not a finite number"
+    if type(comp) is Mover:                  # a flat list of waypoint coordinates, walked from index
+        path = comp.path
+        if len(path) % 2 or not all(type(v) in (int, float) and math.isfinite(v) for v in path):
+            return "path should be a flat list of finite x, y coordinates"
+        if not 0 <= comp.index <= len(path) // 2:
+            return f"index {comp.index} is outside its path"
+    return None
+
+
+def column_problem(name: str, column, teams: int) -> str | None:
+    """What a component column holds that no world could (see ``_component_problem``), or None."""
+    for i, (eid, comp) in enumerate(decode_columns(name, column)):
+        if not 1 <= eid <= MAX_ENTITY_ID:
+            return f"ids[{i}]: entity id {eid} is out of range"
+        problem = _component_problem(comp, teams)
+        if problem:
+            return f"[{i}] (entity {eid}): {problem}"
+    return None
+
+
 def restore(world, state: WorldState) -> None:
     """Put ``state`` into ``world`` (made with ``populate=False``). ValueError names what does not fit.
 
@@ -112,9 +143,13 @@ def restore(world, state: WorldState) -> None:
             decoded = decode_columns(name, column)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"component {name}: {exc}") from None
-        for eid, comp in decoded:
-            if eid < 1:
-                raise ValueError(f"component '{name}' has a bad entity id")
+        teams = len(world.scenario.teams)
+        for i, (eid, comp) in enumerate(decoded):
+            if not 1 <= eid <= MAX_ENTITY_ID:
+                raise ValueError(f"components.{name}.ids[{i}]: entity id {eid} is out of range")
+            problem = _component_problem(comp, teams)
+            if problem:
+                raise ValueError(f"components.{name}[{i}] (entity {eid}): {problem}")
             by_entity.setdefault(eid, []).append(comp)
     last = state.last_entity
     if last > MAX_ENTITY_ID:
@@ -148,4 +183,4 @@ def restore(world, state: WorldState) -> None:
     world.fog.restore(state.fog)
 
 
-__all__ = ["WorldState", "capture", "restore", "rng_state", "component_columns", "MAX_ENTITY_ID"]
+__all__ = ["WorldState", "capture", "restore", "column_problem", "rng_state", "component_columns", "MAX_ENTITY_ID"]

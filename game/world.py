@@ -130,6 +130,9 @@ class World:
         #: NPC brains perceive and score in one batch per tick (systems/brains.py); False: one NPC at a time, the
         #: reference path the benchmark measures against (both decide alike)
         self.batch_brains = True
+        #: True: decision records keep wall-clock timings (a commander's ``ms``); off by default, so that two runs
+        #: of one seed record identical bytes (`rts match --timings` turns it on)
+        self.timings = False
         #: the highest entity id esper has handed out (all creation goes through create_entity)
         self.last_entity = 0
         self._index_tick = -1

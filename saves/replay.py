@@ -22,19 +22,27 @@ switched off: no AI or player is consulted, the world only re-runs the host.
 from __future__ import annotations
 
 import os
+import re
+import zlib
+from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import esper
 
 from components import ROW_OF
-from ai.records import wire_key
+from ai.records import RecordError, from_wire, wire_key
 from components.columns import decode_columns
 from game import GAME_VERSION
 from game.synchash import sync_hash
-from saves.container import SaveError, Truncated, expect, frame, read_chunks, read_file
-from saves.snapshot import restore_world, snapshot_state, world_parts
+from saves.container import (HEADER, KINDS, MAX_CHUNK, InflateBudget, SaveError, Truncated, check_regular, checked,
+                             frame, short_chunk, unpack_body)
+from saves.schema import CHANGE, DECISIONS, END, SNAPSHOT, TICKS
+from saves.schema import HEADER as HEADER_SCHEMA
+from saves.snapshot import check_snapshot, restore_world, snapshot_state, world_parts
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
+MAX_FILE = 1 << 30              # the largest replay read
 REPLAY_VERSION = 4              # 4: keyframes are version-3 snapshots (fog of war); commander records say what they knew
 
 
@@ -59,6 +67,8 @@ class ReplayRecorder:
             "mods": list(mods or []),
             "keyframe_every": self.keyframe_every, "hash_every": self.hash_every,
         }
+        if world.timings:
+            header["timings"] = True     # its commander records hold wall-clock times: two runs differ
         self.fh.write(REPLAY_MAGIC + frame(b"H", header))
         self._keyframe(world)
 
@@ -108,22 +118,251 @@ class ReplayRecorder:
             self.fh.close()
 
 
-@dataclass
+class ChunkFile:
+    """Reads single chunks of a replay on demand, by byte offset, with the same guards as the first pass (the
+    checksum again: a file changed since it was opened is refused, not trusted)."""
+
+    def __init__(self, path: str, size: int):
+        self.path, self.size = path, size
+
+    def read(self, pos: int, kind: bytes):
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(pos)
+                head = fh.read(HEADER.size)
+                if len(head) == HEADER.size:
+                    k, length, crc = HEADER.unpack(head)
+                    if k == kind and length <= MAX_CHUNK:
+                        body = fh.read(length)
+                        if len(body) == length and zlib.crc32(body) == crc:
+                            return unpack_body(self.path, kind, body, pos)
+        except OSError as exc:
+            raise SaveError(self.path, f"cannot read: {exc.strerror or exc}") from None
+        raise SaveError(self.path, f"chunk at byte {pos} changed since the file was opened")
+
+
+class _LRU(dict):
+    """The last few decoded chunks (a replay holds only what it shows: a seek or a verify walks forwards)."""
+
+    def __init__(self, size: int = 2):
+        super().__init__()
+        self.size = size
+
+    def put(self, key, value):
+        self[key] = value
+        while len(self) > self.size:
+            del self[next(iter(self))]
+        return value
+
+
+class Keyframes(Mapping):
+    """tick -> keyframe state, read from the file when asked for (the index holds offsets only)."""
+
+    def __init__(self, replay: "Replay"):
+        self.replay = replay
+        self.offsets: dict[int, int] = {}
+        self.hashes: dict[int, str] = {}
+        self._cache = _LRU(1)
+
+    def __getitem__(self, tick: int) -> dict:
+        pos = self.offsets[tick]
+        state = self._cache.get(pos)
+        if state is None:
+            state = self._cache.put(pos, self.replay.chunks.read(pos, b"K"))
+            checked(self.replay.path, pos, SNAPSHOT, state, "keyframe")
+        return state
+
+    def __iter__(self):
+        return iter(self.offsets)
+
+    def __len__(self):
+        return len(self.offsets)
+
+
+class _TickChunks:
+    """The T chunks' first ticks and offsets; ``entry(tick)`` decodes the chunk holding it (one at a time)."""
+
+    def __init__(self, replay: "Replay"):
+        self.replay = replay
+        self.first: list[int] = []
+        self.offsets: list[int] = []
+        self._cache = _LRU(2)
+
+    def entry(self, tick: int):
+        i = bisect_right(self.first, tick) - 1
+        if i < 0 or tick > self.replay.last_tick:
+            return None
+        pos = self.offsets[i]
+        table = self._cache.get(pos)
+        if table is None:
+            body = self.replay.chunks.read(pos, b"T")
+            checked(self.replay.path, pos, TICKS, body, "ticks")
+            table = self._cache.put(pos, {t: (reqs, digest) for t, reqs, digest in body})
+        return table.get(tick)
+
+
+class Requests:
+    """``requests.get(tick, default)``: one tick's recorded requests, read from its chunk."""
+
+    def __init__(self, ticks: _TickChunks):
+        self._ticks = ticks
+
+    def get(self, tick: int, default=None):
+        entry = self._ticks.entry(tick)
+        return default if entry is None else entry[0]
+
+
+class Hashes:
+    """``hashes.get(tick)``: the sync hash recorded after tick - 1 (or a later keyframe's own hash)."""
+
+    def __init__(self, replay: "Replay"):
+        self.replay = replay
+
+    def get(self, tick: int, default=None):
+        entry = self.replay._ticks.entry(tick - 1)
+        if entry is not None and entry[1] is not None:
+            return entry[1]
+        if tick > self.replay.start_tick and tick in self.replay.keyframes.hashes:
+            return self.replay.keyframes.hashes[tick]
+        return default
+
+    def __getitem__(self, tick: int) -> str:
+        value = self.get(tick)
+        if value is None:
+            raise KeyError(tick)
+        return value
+
+    def __contains__(self, tick) -> bool:
+        return type(tick) is int and self.get(tick) is not None
+
+    def __iter__(self):
+        """Every tick with a recorded hash, in order, reading one tick chunk at a time."""
+        replay = self.replay
+        ticks = replay._ticks
+        frames = sorted(t for t in replay.keyframes.hashes if t > replay.start_tick)
+        k = 0
+        last = -1
+        for i, pos in enumerate(ticks.offsets):
+            body = replay.chunks.read(pos, b"T")
+            checked(replay.path, pos, TICKS, body, "ticks")
+            for t, _reqs, digest in body:
+                if t > replay.last_tick:
+                    break
+                while k < len(frames) and frames[k] <= t:
+                    if frames[k] > last:
+                        last = frames[k]
+                        yield last
+                    k += 1
+                if digest is not None and t + 1 > last:
+                    last = t + 1
+                    yield last
+        for t in frames[k:]:
+            if t > last:
+                last = t
+                yield t
+
+
+class Decisions:
+    """The decision records, streamed chunk by chunk (``for rec in replay.decisions``) and looked up on demand
+    (``replay.records``: the interface of ai/records.py's RecordIndex, without holding every record)."""
+
+    def __init__(self, replay: "Replay"):
+        self.replay = replay
+        self.chunks: list[tuple[int, int, int]] = []      # (first tick, last tick, offset), in tick order
+        self.first: dict[tuple[str, int], int] = {}        # (kind, key) -> the tick of its first record
+        self.count = 0                                     # records in the file (counted by the first pass)
+        self._cache = _LRU(4)
+
+    def chunk(self, i: int) -> list:
+        pos = self.chunks[i][2]
+        body = self._cache.get(pos)
+        if body is None:
+            body = self._cache.put(pos, self.replay.chunks.read(pos, b"D"))
+            checked(self.replay.path, pos, DECISIONS, body, "decisions")
+        return body
+
+    def __iter__(self):
+        for i in range(len(self.chunks)):
+            yield from self.chunk(i)
+
+    def __len__(self):
+        return self.count
+
+    def _rec(self, i: int, j: int, data):
+        try:
+            return from_wire(data)
+        except RecordError as exc:
+            raise SaveError(self.replay.path, f"chunk at byte {self.chunks[i][2]}: decisions[{j}].{exc}") from None
+
+    def _matching(self, kind: str, key: int, tick: int):
+        """Records of (kind, key) at or before ``tick``, latest first, scanning chunks backwards."""
+        first = self.first.get((kind, key))
+        if first is None or first > tick:
+            return
+        i = bisect_right([c[0] for c in self.chunks], tick) - 1
+        while i >= 0 and self.chunks[i][1] >= first:
+            body = self.chunk(i)
+            for j in range(len(body) - 1, -1, -1):
+                head = wire_key(body[j])
+                if head is not None and head[0] == kind and head[1] == key and head[2] <= tick:
+                    yield self._rec(i, j, body[j])
+            i -= 1
+
+    # -- RecordIndex's interface -------------------------------------------------------------------------------
+    def keys(self, kind: str) -> list[int]:
+        return sorted(key for k, key in self.first if k == kind)
+
+    def first_tick(self, kind: str, key: int) -> int | None:
+        return self.first.get((kind, key))
+
+    def at(self, kind: str, key: int, tick: int):
+        return next(self._matching(kind, key, tick), None)
+
+    def around(self, kind: str, key: int, tick: int, before: int = 3) -> list:
+        out = []
+        for rec in self._matching(kind, key, tick):
+            out.append(rec)
+            if len(out) >= before:
+                break
+        return out[::-1]
+
+    def all(self, kind: str) -> list:
+        rows = []
+        for i in range(len(self.chunks)):
+            for j, data in enumerate(self.chunk(i)):
+                head = wire_key(data)
+                if head is not None and head[0] == kind:
+                    rows.append((head[2], head[1], self._rec(i, j, data)))
+        rows.sort(key=lambda r: (r[0], r[1]))
+        return [r[2] for r in rows]
+
+    def ticks(self, kind: str) -> list[int]:
+        return sorted(head[2] for data in self if (head := wire_key(data)) is not None and head[0] == kind)
+
+
 class Replay:
-    path: str
-    header: dict
-    keyframes: dict[int, dict] = field(default_factory=dict)
-    requests: dict[int, list] = field(default_factory=dict)
-    hashes: dict[int, str] = field(default_factory=dict)   # tick after which the hash was taken -> hash
-    last_tick: int = -1                                      # last tick with complete records
-    decisions: list = field(default_factory=list)            # decision records (wire form), in tick order
-    content_changes: list = field(default_factory=list)      # [tick, content hash] of hot reloads
+    """An opened replay: its header, an index of its chunks (tick -> byte offset) and what the first pass found.
+    Keyframes, requests, hashes and decision records are read from the file when asked for, so memory does not
+    grow with the replay's length."""
+
+    def __init__(self, path: str, header: dict, size: int = 0):
+        self.path = path
+        self.header = header
+        self.chunks = ChunkFile(path, size)
+        self.keyframes = Keyframes(self)
+        self._ticks = _TickChunks(self)
+        self.requests = Requests(self._ticks)
+        self.hashes = Hashes(self)
+        self.decisions = Decisions(self)
+        self.records = self.decisions
+        self.last_tick = -1                                  # last tick with complete records
+        self.content_changes: list = []                      # [tick, content hash] of hot reloads
+        self.end: dict | None = None
+        self.warning: str | None = None
 
     def content_hashes(self) -> set:
         """Every content hash this replay was recorded under (the start's and each hot reload's)."""
         return {self.header.get("content_hash")} | {h for _t, h in self.content_changes}
-    end: dict | None = None
-    warning: str | None = None
 
     @property
     def start_tick(self) -> int:
@@ -136,44 +375,70 @@ class Replay:
 
 
 def read_replay(path) -> Replay:
-    data = read_file(path)
+    """Open a replay: one pass over the file checks every chunk's framing and schema (saves/schema.py) and the
+    order of its ticks, and keeps only an index. Time is linear in the file's size; memory is one chunk."""
+    path = str(path)
+    size = check_regular(path)
+    if size > MAX_FILE:
+        raise SaveError(path, f"file is larger than {MAX_FILE} bytes")
+    budget = InflateBudget(size)
     replay = None
+    expected = None                   # the next tick a T record or a keyframe must name
+    decided = 0                       # the tick of the last decision record read
     try:
-        for kind, pos, body in read_chunks(path, data, REPLAY_MAGIC):
+        for kind, pos, body in stream_chunks(path, REPLAY_MAGIC, budget):
             if replay is None:
                 if kind != b"H":
                     raise SaveError(path, "replay does not start with a header chunk")
-                expect(path, body, dict, "header")
-                for key, typ in (("format", int), ("content_hash", str), ("scenario", str), ("seed", int),
-                                 ("start_tick", int), ("hash_every", int), ("keyframe_every", int)):
-                    expect(path, body.get(key), typ, f"header.{key}")
-                replay = Replay(str(path), body)
-            elif kind == b"K":
-                expect(path, body, dict, f"keyframe at byte {pos}")
-                replay.keyframes[expect(path, body.get("tick"), int, "keyframe.tick")] = body
+                checked(path, pos, HEADER_SCHEMA, body, "header")
+                replay = Replay(path, body, size)
+                expected = body["start_tick"]
+                continue
+            if replay.end is not None:
+                raise SaveError(path, f"chunk at byte {pos} follows the end record")
+            if kind == b"K":
+                check_snapshot(path, pos, body, "keyframe")
+                if body["tick"] != expected:
+                    raise SaveError(path, f"chunk at byte {pos}: keyframe.tick: is {body['tick']}, the recorded "
+                                          f"ticks say {expected}")
+                replay.keyframes.offsets[body["tick"]] = pos
+                replay.keyframes.hashes[body["tick"]] = body["sync_hash"]
             elif kind == b"T":
-                expect(path, body, list, f"tick chunk at byte {pos}")
-                for entry in body:
-                    if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
-                            and isinstance(entry[1], list) and (entry[2] is None or isinstance(entry[2], str))):
-                        raise SaveError(path, f"tick record in chunk at byte {pos} is malformed")
-                    tick, reqs, digest = entry
-                    replay.requests[tick] = reqs
-                    if digest is not None:
-                        replay.hashes[tick + 1] = digest
-                    replay.last_tick = max(replay.last_tick, tick)
+                checked(path, pos, TICKS, body, "ticks")
+                if not body:
+                    continue
+                for i, (tick, _reqs, _digest) in enumerate(body):
+                    if tick != expected:
+                        what = (f"tick {expected} is missing" if tick > expected else f"tick {tick} comes again")
+                        raise SaveError(path, f"chunk at byte {pos}: ticks[{i}].tick: {what} (it says {tick} "
+                                              f"after tick {expected - 1})")
+                    expected += 1
+                replay._ticks.first.append(body[0][0])
+                replay._ticks.offsets.append(pos)
+                replay.last_tick = expected - 1
             elif kind == b"D":
-                expect(path, body, list, f"decision chunk at byte {pos}")
-                for rec in body:
-                    if wire_key(rec) is None:
-                        raise SaveError(path, f"decision record in chunk at byte {pos} is malformed")
-                replay.decisions.extend(body)
+                checked(path, pos, DECISIONS, body, "decisions")
+                lo = None
+                for i, data in enumerate(body):
+                    try:
+                        from_wire(data)
+                    except RecordError as exc:
+                        raise SaveError(path, f"chunk at byte {pos}: decisions[{i}].{exc}") from None
+                    k, key, tick = wire_key(data)
+                    if tick < decided:
+                        raise SaveError(path, f"chunk at byte {pos}: decisions[{i}].tick: {tick} comes after a "
+                                              f"decision of tick {decided}")
+                    lo = tick if lo is None else lo
+                    decided = tick
+                    replay.decisions.first.setdefault((k, key), tick)
+                if body:
+                    replay.decisions.chunks.append((lo, decided, pos))
+                    replay.decisions.count += len(body)
             elif kind == b"C":
-                if not (isinstance(body, list) and len(body) == 2 and type(body[0]) is int and isinstance(body[1], str)):
-                    raise SaveError(path, f"content change at byte {pos} is malformed")
+                checked(path, pos, CHANGE, body, "content change")
                 replay.content_changes.append(body)
             elif kind == b"E":
-                replay.end = expect(path, body, dict, "end record")
+                replay.end = checked(path, pos, END, body, "end")
             else:
                 raise SaveError(path, f"unknown chunk kind {kind!r} at byte {pos}")
     except Truncated as exc:
@@ -183,14 +448,58 @@ def read_replay(path) -> Replay:
                           f"complete ticks up to tick {replay.end_state_tick}")
     if replay is None:
         raise SaveError(path, "replay has no header")
-    for k, state in replay.keyframes.items():   # a keyframe's own hash is one more checkpoint
-        if k > replay.start_tick and isinstance(state.get("sync_hash"), str):
-            replay.hashes.setdefault(k, state["sync_hash"])
     if not replay.keyframes:
         raise SaveError(path, "replay has no starting keyframe")
     if replay.end is None and replay.warning is None:
         replay.warning = f"replay has no end record (recording did not finish); playing up to tick {replay.end_state_tick}"
+    elif replay.end is not None and replay.end["ticks"] != replay.end_state_tick:
+        replay.warning = (f"the end record says the match ended at tick {replay.end['ticks']}, but the recorded "
+                          f"ticks stop at tick {replay.end_state_tick} (ticks {replay.end_state_tick} to "
+                          f"{replay.end['ticks'] - 1} are missing); playing up to tick {replay.end_state_tick}")
     return replay
+
+
+def stream_chunks(path, magic: bytes, budget: InflateBudget):
+    """Like container.read_chunks, reading the file one chunk at a time instead of whole."""
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise SaveError(path, f"cannot read: {exc.strerror or exc}") from None
+    with fh:
+        head = fh.read(len(magic))
+        if not head:
+            raise SaveError(path, "file is empty")
+        if head != magic:
+            if len(head) < len(magic) and magic.startswith(head):
+                raise Truncated(path, "file is truncated inside its header")
+            raise SaveError(path, f"not a {magic[:7].decode(errors='replace')} file (wrong magic bytes)")
+        pos = len(magic)
+        while True:
+            raw = fh.read(HEADER.size)
+            if not raw:
+                return
+            if len(raw) < HEADER.size:
+                raise Truncated(path, f"file is truncated at byte {pos} (incomplete chunk header)")
+            kind, length, crc = HEADER.unpack(raw)
+            if length > MAX_CHUNK:
+                raise SaveError(path, f"chunk at byte {pos} claims {length} bytes (limit {MAX_CHUNK}); file is corrupt")
+            if kind[0] not in KINDS:
+                raise SaveError(path, f"chunk at byte {pos} has unknown kind {kind!r}; file is corrupt")
+            body = fh.read(length)
+            if len(body) < length:
+                raise _short(path, pos, length, raw + body)
+            if zlib.crc32(body) != crc:
+                raise SaveError(path, f"chunk at byte {pos} fails its checksum; file is corrupt")
+            yield kind, pos, unpack_body(path, kind, body, pos, budget)
+            pos += HEADER.size + length
+
+
+def _short(path, pos: int, length: int, tail: bytes) -> SaveError:
+    """container.short_chunk on what is left of the file from ``pos``, offsets told as in the file."""
+    err = short_chunk(path, 0, length, tail, HEADER.size)
+    msg = err.message.replace("at byte 0", f"at byte {pos}")
+    msg = re.sub(r"starts at byte (\d+)", lambda m: f"starts at byte {int(m.group(1)) + pos}", msg)
+    return type(err)(path, msg)
 
 
 def check_compatible(replay: Replay, content, force: bool) -> None:
@@ -215,6 +524,8 @@ def apply_requests(world, requests: list, path: str = "replay") -> None:
             if not (isinstance(kind, str) and isinstance(actor, int) and isinstance(target, int)
                     and isinstance(params, dict) and isinstance(source, str) and isinstance(timeout, int)):
                 raise SaveError(path, f"tick {world.tick}: malformed submission record")
+            if kind not in ledger.executors:
+                raise SaveError(path, f"tick {world.tick}: a request submits unknown action kind {kind[:40]!r}")
             ledger.submit(world.tick, kind, actor, target, params, source=source, timeout=timeout)
         elif isinstance(req, list) and len(req) == 3 and req[0] == "cancel" and isinstance(req[1], int):
             ledger.cancel(req[1], str(req[2]))
@@ -222,16 +533,34 @@ def apply_requests(world, requests: list, path: str = "replay") -> None:
             raise SaveError(path, f"tick {world.tick}: malformed request record")
 
 
+#: what a world restored from a hostile file can raise while it runs (a well-formed file never does): executor
+#: data a file left out or filled with the wrong kind of value, an entity a component names that is gone
+RUN_ERRORS = (KeyError, IndexError, TypeError, ValueError, OverflowError, AttributeError, ZeroDivisionError,
+              RecursionError)
+
+
+def step_loaded(world, path: str) -> None:
+    """``world.step()`` for a world restored from a file: an error that only a hostile file can cause is
+    refused in one line naming the file and the tick, instead of a traceback."""
+    try:
+        world.step()
+    except RUN_ERRORS as exc:
+        text = str(exc).splitlines()[0][:120] if str(exc) else ""
+        raise SaveError(path, f"tick {world.tick}: the saved state cannot run ({type(exc).__name__}: {text}); "
+                              "file is corrupt or was edited") from None
+
+
 def world_at_keyframe(replay: Replay, content, tick: int, force: bool = False):
     starts = [k for k in replay.keyframes if k <= tick]
     if not starts:
         raise SaveError(replay.path, f"tick {tick} is before the replay starts (tick {replay.start_tick})")
+    pos = replay.keyframes.offsets[max(starts)]
     state = replay.keyframes[max(starts)]
     # content reloaded during the match: a keyframe made under any content the replay recorded is fine, because
     # re-simulating runs no decider (what reloads change) on the same map
     known = replay.content_hashes()
     same_match = state.get("content_hash") in known and content.content_hash in known
-    world = restore_world(replay.path, state, content, force=force, content_ok=same_match)
+    world = restore_world(replay.path, state, content, force=force, content_ok=same_match, pos=pos)
     world.deciders_enabled = False
     return world
 
@@ -240,7 +569,7 @@ def play_to(world, replay: Replay, tick: int) -> None:
     """Advance a replay-driven world until world.tick == tick (or the match ended)."""
     while world.tick < tick and not world.over:
         apply_requests(world, replay.requests.get(world.tick, []), replay.path)
-        world.step()
+        step_loaded(world, replay.path)
 
 
 def seek(replay: Replay, content, tick: int, force: bool = False):
@@ -312,7 +641,7 @@ def verify(replay: Replay, content, force: bool = False) -> VerifyResult:
         end = replay.end_state_tick
         while world.tick < end and not world.over:
             apply_requests(world, replay.requests.get(world.tick, []), replay.path)
-            world.step()
+            step_loaded(world, replay.path)
             expected = replay.hashes.get(world.tick)
             if expected is None:
                 continue

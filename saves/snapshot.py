@@ -15,11 +15,13 @@ import esper
 from components import DECIDER_REGISTRY
 from components.columns import decode_columns
 from game import GAME_VERSION
-from game.state import WorldState, capture, component_columns, restore
+from game.state import WorldState, capture, column_problem, component_columns, restore
 from game.synchash import hash_bytes, sync_hash
-from saves.container import SaveError, expect, frame, read_chunks, read_file, unpack_body
+from saves.container import InflateBudget, SaveError, checked, expect, frame, read_chunks, read_file, unpack_body
+from saves.schema import SNAPSHOT, WORLD
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
+MAX_SNAPSHOT = 256 << 20       # the largest snapshot file read
 SNAPSHOT_VERSION = 3            # 3: the world state has a fog part (game/fog.py); 2: a brain's mode status is an int
 
 
@@ -54,13 +56,41 @@ def snapshot_state(world) -> dict:
     }
 
 
-def world_parts(path, state: dict) -> WorldState:
-    """Decode a snapshot's ``world`` bytes into the canonical world state (game/state.py), type-checked."""
+def world_parts(path, state: dict, pos: int | None = None) -> WorldState:
+    """Decode a snapshot's ``world`` bytes into the canonical world state (game/state.py), checked against
+    saves/schema.py's WORLD (``pos``: the chunk's byte offset, for the message)."""
     blob = expect(path, state.get("world"), bytes, "world")
+    parts = checked(path, pos, WORLD, unpack_body(path, b"W", blob, pos), "world")
     try:
-        return WorldState.from_list(unpack_body(path, b"W", blob))
+        return WorldState.from_list(parts)
     except ValueError as exc:
         raise SaveError(path, str(exc)) from None
+
+
+def check_snapshot(path, pos, state, at: str = "snapshot") -> WorldState:
+    """Everything about a decoded snapshot (or keyframe) that needs no content, checked when its chunk is read:
+    the declared schema (saves/schema.py's SNAPSHOT and WORLD), that its world bytes hash to the sync hash it
+    states, that a winner and every team column name one of its teams, and that every float is finite. Returns
+    the decoded world state."""
+    checked(path, pos, SNAPSHOT, state, at)
+    where = "" if pos is None else f"chunk at byte {pos}: "
+    teams = len(state["controllers"])
+    for key in ("winner", "winner_side"):
+        if state.get(key, -1) >= teams:
+            raise SaveError(path, f"{where}{at}.{key}: team {state[key]} does not exist (the snapshot has "
+                                  f"{teams} teams)")
+    if hash_bytes(state["world"]) != state["sync_hash"]:
+        raise SaveError(path, f"{where}{at}.world: its bytes hash to {hash_bytes(state['world'])}, the snapshot "
+                              f"says {state['sync_hash'][:40]!r}; file is corrupt")
+    parts = world_parts(path, state, pos)
+    for name, column in parts.components.items():
+        try:
+            problem = column_problem(name, column, teams)
+        except (TypeError, ValueError) as exc:
+            problem = str(exc)
+        if problem:
+            raise SaveError(path, f"{where}world.components.{name}: {problem}")
+    return parts
 
 
 def encode_snapshot(world) -> bytes:
@@ -91,12 +121,15 @@ def _int(path, value, what):
     return expect(path, value, int, what)
 
 
-def restore_world(path, state, content, *, force: bool = False, check_hash: bool = True, content_ok: bool = False):
+def restore_world(path, state, content, *, force: bool = False, check_hash: bool = True, content_ok: bool = False,
+                  pos: int | None = None):
     """Build a World from decoded snapshot state. Raises SaveError on anything wrong. ``content_ok``: the caller
-    knows the snapshot's content and the loaded one belong to the same match (a replay with hot reloads)."""
+    knows the snapshot's content and the loaded one belong to the same match (a replay with hot reloads);
+    ``pos``: the chunk's byte offset, named in messages. Nothing is half-applied: a refused state closes the
+    world it was building."""
     from game.world import World
 
-    expect(path, state, dict, "snapshot")
+    parts = check_snapshot(path, pos, state)
     fmt = state.get("format")
     if fmt != SNAPSHOT_VERSION and not force:
         raise SaveError(path, f"snapshot format {fmt!r} is not supported (this game reads {SNAPSHOT_VERSION}); "
@@ -133,11 +166,11 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     for name in difficulties:
         if name and name not in content.difficulties:
             raise SaveError(path, f"snapshot needs difficulty level '{name}', which the loaded content lacks")
+    where = "" if pos is None else f"chunk at byte {pos}: "
     world = World(content, scenario, seed, populate=False, controllers=dict(enumerate(controllers)),
                   commanders=dict(enumerate(commanders)), strategies=dict(enumerate(strategies)),
                   difficulties=dict(enumerate(difficulties)))
     try:
-        parts = world_parts(path, state)
         world.max_ticks = _int(path, state.get("max_ticks"), "max_ticks")
         world.over = expect(path, state.get("over"), bool, "over")
         winner = _int(path, state.get("winner"), "winner")
@@ -148,7 +181,7 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
         try:
             restore(world, parts)
         except ValueError as exc:
-            raise SaveError(path, str(exc)) from None
+            raise SaveError(path, f"{where}world.{exc}") from None
         _restore_deciders(path, world, state.get("deciders"))
         if check_hash:
             saved = state.get("sync_hash")
@@ -191,11 +224,11 @@ def _restore_deciders(path, world, deciders) -> None:
 
 
 def load_snapshot(path, content, *, force: bool = False):
-    data = read_file(path)
-    chunks = list(read_chunks(path, data, SNAPSHOT_MAGIC))
+    data = read_file(path, MAX_SNAPSHOT)
+    chunks = list(read_chunks(path, data, SNAPSHOT_MAGIC, InflateBudget(len(data))))
     if len(chunks) != 1 or chunks[0][0] != b"S":
         raise SaveError(path, "a snapshot file holds exactly one snapshot chunk")
-    return restore_world(path, chunks[0][2], content, force=force)
+    return restore_world(path, chunks[0][2], content, force=force, pos=chunks[0][1])
 
 
 __all__ = ["SaveError", "save_snapshot", "load_snapshot", "encode_snapshot", "snapshot_state", "restore_world",

@@ -170,7 +170,7 @@ def decide(world, team: int, profile) -> CommanderDecision:
         iterations=decision.iterations, value=round(float(decision.value), 4),
         groups=[[specs[g].name, int(state.region[g]), round(float(state.hp[g]), 1)] for g in range(len(specs))],
         orders=orders, stats=[[str(label), int(n), float(mean)] for label, n, mean in decision.stats],
-        ms=round(elapsed_ms, 2),
+        ms=round(elapsed_ms, 2) if world.timings else 0.0,   # wall clock only when asked: replays stay identical
         view="all" if not world.fog.enabled else "sees_all" if team in world.sees_all else "fog")
     world.decisions.add(record)
     return record

@@ -93,6 +93,47 @@ def test_random_maps_give_connected_covering_regions(seed, k):
     check_regions(rows, k, seed)
 
 
+def _cut_both_ways(monkeypatch, walk, w, h, k, seed, doors):
+    """The cut with the bit-parallel medoid and with the per-cell search (the original algorithm) forced."""
+    fast = regions.kmeans(walk, w, h, k, seed, doors)
+    monkeypatch.setattr(regions, "SEARCH_ECCENTRICITY", -1)
+    slow = regions.kmeans(walk, w, h, k, seed, doors)
+    monkeypatch.setattr(regions, "SEARCH_ECCENTRICITY", 10 ** 9)
+    bits = regions.kmeans(walk, w, h, k, seed, doors)
+    monkeypatch.undo()
+    return fast, slow, bits
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 16), st.integers(1, 9), st.floats(0.0, 0.5))
+def test_both_medoid_ways_give_the_same_cut(seed, k, blocked):
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(1, 16)), int(rng.integers(1, 12))
+    walk = [bool(rng.random() >= blocked) for _ in range(w * h)]
+    if not any(walk) or k < len(regions._components(walk, w, h)):
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        fast, slow, bits = _cut_both_ways(mp, walk, w, h, k, seed, frozenset())
+    assert fast == slow == bits
+
+
+def test_shipped_maps_are_cut_as_the_per_cell_search_cuts_them(monkeypatch):
+    """The faster medoid changes no region of a shipped map (the commander's input; pinned hashes rest on it)."""
+    from content.loader import load_content
+    content = load_content()
+    for mid in sorted(content.maps):
+        tmap = content.maps[mid]
+        walk, w, h, doors = grid(tmap.rows)
+        fast, slow, _bits = _cut_both_ways(monkeypatch, walk, w, h, 20, 1, doors)
+        assert fast == slow, mid
+
+
+def test_a_winding_corridor_takes_the_search_and_open_ground_the_bits():
+    adj = [[j for j in (i - 1, i + 1) if 0 <= j < 1200] for i in range(1200)]
+    assert regions._eccentricity(adj, 0) > regions.SEARCH_ECCENTRICITY
+    assert regions._medoid_by_search(adj) == 599 == regions._medoid_bits(adj)   # the middle (first of the two)
+
+
 def test_ucb1_finds_the_best_arm_of_a_known_bandit():
     means = [0.2, 0.5, 0.8, 0.45]
     counts = tactics.ucb1(lambda a, rng: float(rng.random() < means[a]), 4, 3000, np.random.default_rng(7))

@@ -229,7 +229,7 @@ KNOWN = ", ".join(t.name for t in LEGEND.values())
     ('"width": 4, "height": 3,\n   "data"', '"width": 5, "height": 3,\n   "data"',
      "maps/tiny.tmj:8: layers[0]: layer is 5x3 tiles, the map is 4x3"),
     ('"width": 4, "height": 3, "tilewidth"', '"width": 100000, "height": 3, "tilewidth"',
-     "maps/tiny.tmj:3: width: 'width' must be 2..512, got 100000"),
+     "maps/tiny.tmj:3: width: 'width' must be 2..160, got 100000"),
     ('"width": 4, "height": 3, "tilewidth"', '"width": 4.0, "height": 3, "tilewidth"',
      "maps/tiny.tmj:3: width: 'width' must be a whole number, got 4.0"),
     ('"infinite": false', '"infinite": true',
@@ -362,7 +362,7 @@ def test_huge_files_deep_nesting_and_bombs_are_refused(tmp_path):
     # a declared size far past the limit is refused before anything is allocated for it
     huge = TINY.replace('"width": 4, "height": 3,', '"width": 1000000000, "height": 1000000000,', 1)
     assert _hostile(tmp_path / "c", {"maps/tiny.tmj": huge}) == \
-        "maps/tiny.tmj:3: width: 'width' must be 2..512, got 1000000000"
+        "maps/tiny.tmj:3: width: 'width' must be 2..160, got 1000000000"
     # zlib data inflating far past the 12 tile ids the map needs is cut off at 49 bytes
     bomb = base64.b64encode(zlib.compress(b"\1\0\0\0" * 10_000_000)).decode()
     assert len(bomb) < 100_000

@@ -393,3 +393,89 @@ def test_a_scenarios_tick_limit_is_bounded(tmp_path):
     text = text.replace("max_ticks = 9000", "max_ticks = 4611686018427387904")
     found = problems_of(tmp_path, {"scenarios/skirmish.toml": text})
     assert any("max_ticks: Input should be less than or equal to 1080000" in p for p in found), found
+
+
+# -- parameter types of build, set_rally and planned steps (issue 19.4): what validates runs ----------------------
+@pytest.mark.parametrize("params, key, why", [
+    ('building = "depot", x = 2.5, y = 3', "x", "build's x must be a whole number (a literal or a '$fact' that is a "
+                                                "whole number); 2.5 is a number with a fraction"),
+    ('building = "depot", x = 2, y = "$enemy_x"', "y", "build's y must be a whole number (a literal or a '$fact' "
+                                                      "that is a whole number); '$enemy_x' is a number with fractions"),
+    ('building = 3, x = 2, y = 3', "building", "build's building must be text (a literal or a '$fact' that is "
+                                               "text); 3 is a number"),
+    ('building = "depot", x = true, y = 3', "x", "true is true or false"),
+])
+def test_build_parameters_are_typed(tmp_path, params, key, why):
+    found = brain_with(tmp_path, node=(LOOK, f'nodes.idle = {{ type = "action", action = "build", params = {{ {params} '
+                                             f'}} }}'))
+    assert len(found) == 1 and f"trees.look.nodes.idle.params.{key}: " in found[0], found
+    assert found[0].endswith(why), found
+
+
+@pytest.mark.parametrize("params, key, why", [
+    ('x = "far", y = 3.0', "x", "set_rally's x must be a number (a literal or a '$fact' that is a number); 'far' is "
+                                "text"),
+    ('x = 1.0, y = 3.0, on = "no"', "on", "set_rally's on must be true or false (a literal or a '$fact' that is true "
+                                          "or false); 'no' is text"),
+    ('x = 1.0, y = 3.0, on = "$clip"', "on", "'$clip' is a number"),
+])
+def test_set_rally_parameters_are_typed(tmp_path, params, key, why):
+    found = brain_with(tmp_path, node=(LOOK, f'nodes.idle = {{ type = "action", action = "set_rally", params = '
+                                             f'{{ {params} }} }}'))
+    assert len(found) == 1 and f"trees.look.nodes.idle.params.{key}: " in found[0], found
+    assert found[0].endswith(why), found
+
+
+def test_well_typed_build_and_set_rally_parameters_pass(tmp_path):
+    assert brain_with(tmp_path, node=(LOOK, 'nodes.idle = { type = "action", action = "build", params = { '
+                                            'building = "depot", x = 2, y = "$clip" } }')) == []
+    assert brain_with(tmp_path, node=(LOOK, 'nodes.idle = { type = "action", action = "set_rally", params = { '
+                                            'x = "$enemy_x", y = 2, on = "$enemy_visible" } }')) == []
+
+
+def test_planned_steps_parameters_are_typed(tmp_path):
+    goap = (ROOT / "content/goap/guard.toml").read_text()
+    htn = (ROOT / "content/htn/guard.toml").read_text()
+    good = 'params = { x = "$cover_x", y = "$cover_y" }'
+    assert goap.count(good) == 1 and htn.count(good) == 1
+    found = problems_of(tmp_path, {"goap/guard.toml": goap.replace(good, 'params = { x = "$intent_kind", y = 2 }'),
+                                   "htn/guard.toml": htn.replace(good, 'params = { x = 1.0, y = true }')})
+    assert len(found) == 2, found
+    assert any("goap/guard.toml" in f and "actions.enter_cover.params.x: enter_cover's x must be a number" in f
+               and f.endswith("'$intent_kind' is text") for f in found), found
+    assert any("htn/guard.toml" in f and "primitives.enter_cover.params.y: enter_cover's y must be a number" in f
+               and f.endswith("true is true or false") for f in found), found
+
+
+def test_a_set_rally_with_a_non_finite_point_fails_its_action_instead_of_crashing():
+    from types import SimpleNamespace
+    from systems.actions.set_rally import SetRallyExecutor
+    world = SimpleNamespace(nav=SimpleNamespace(in_bounds=lambda x, y: 0 <= x < 10 and 0 <= y < 10))
+    check = SetRallyExecutor().check_more
+    assert check(world, SimpleNamespace(params={"x": float("nan"), "y": 1.0})) == \
+        "the rally point must be a point inside the map"
+    assert check(world, SimpleNamespace(params={"x": float("inf"), "y": 1.0})) == \
+        "the rally point must be a point inside the map"
+    assert check(world, SimpleNamespace(params={"x": 1.0, "y": 1.0, "on": "no"})) == "on must be true or false"
+    assert check(world, SimpleNamespace(params={"x": 1.0, "y": 1.0, "on": False})) is None
+
+
+# -- the largest map (issue 19.2): a side and the tiles in all, so loading one stays within the stated budget ------
+def _map(width: int, height: int) -> str:
+    rows = "\n".join("." * width for _ in range(height))
+    return f"id = \"big\"\ntiles = '''\n{rows}\n'''\n"
+
+
+@pytest.mark.parametrize("width, height, why", [
+    (161, 10, "map must be 2..160 tiles each way, got 161x10"),
+    (10, 161, "map must be 2..160 tiles each way, got 10x161"),
+    (140, 140, "map must have at most 19200 tiles in all (160 x 120), got 140x140 = 19600"),
+])
+def test_a_map_over_the_maximum_is_refused(tmp_path, width, height, why):
+    msg = only(tmp_path, {"maps/big.toml": _map(width, height)})
+    assert "maps/big.toml:2: tiles: " in msg and msg.endswith(why), msg
+
+
+def test_a_map_at_the_maximum_loads(tmp_path):
+    content = load_content([write_mod(tmp_path / "mod", {"maps/big.toml": _map(128, 96)})])
+    assert content.maps["big"].width == 128 and content.maps["big"].height == 96

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 EXIT_USAGE = 2
@@ -52,42 +53,82 @@ def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: 
 
 
 def cmd_match(args) -> int:
+    from game.victory import TIME_LIMIT
     from game.world import World
-    from saves.replay import ReplayRecorder
+    from saves.container import check_regular
+    from saves.replay import ReplayRecorder, step_loaded
     from saves.snapshot import load_snapshot, save_snapshot
+    # every argument and path is checked before content is loaded or a tick is run
+    save_tick, save_file = None, None
+    if args.save_at:
+        try:
+            save_tick = _parse_int(args.save_at[0], 0, MAX_TICKS)
+        except ValueError as exc:
+            raise CliError(f"--save-at TICK FILE: {exc}") from None
+        save_file = args.save_at[1]
+        check_output(save_file, "--save-at")
+    if args.record:
+        check_output(args.record, "--record", part=True)
+        if args.save_at and os.path.abspath(args.record) == os.path.abspath(save_file):
+            raise CliError("--record and --save-at name the same file")
+    if args.load:
+        check_regular(args.load)
     content = _load(args.mod)
     if args.load:
         if args.strategy or args.difficulty:
             raise CliError("--strategy and --difficulty cannot change a loaded match (they are in the save)")
         world = load_snapshot(args.load, content, force=args.force)
+        step = lambda: step_loaded(world, str(args.load))    # noqa: E731 - a hostile save: one line, not a traceback
     else:
         scenario = _scenario(content, args.scenario)
         strategies = _team_profiles(content, scenario, args.strategy, "--strategy", content.strategies, "strategy")
         levels = _team_profiles(content, scenario, args.difficulty, "--difficulty", content.difficulties,
                                 "difficulty level")
         world = World(content, scenario, args.seed, strategies=strategies, difficulties=levels)
+        step = world.step
+    world.timings = args.timings
     recorder = None
     try:
         if args.ticks is not None:
+            # --ticks is the match's tick limit, counted from the match's start; with --load it replaces the
+            # saved limit (so it can extend a match saved at its limit), and must not lie before the saved tick
             if args.ticks < world.tick:
                 raise CliError(f"--ticks {args.ticks} is before the loaded tick {world.tick}")
             world.max_ticks = args.ticks
-        save_tick, save_file = (int(args.save_at[0]), args.save_at[1]) if args.save_at else (None, None)
+        if args.load and world.over and world.end_reason == TIME_LIMIT and world.tick < world.max_ticks:
+            # saved as it reached its old tick limit: the new limit lets it run on (nothing else ended it)
+            world.over, world.winner, world.winner_side, world.end_reason = False, None, None, ""
+            print(f"note: the loaded match ended at its tick limit {world.tick}; running on to --ticks "
+                  f"{world.max_ticks}", file=sys.stderr)
+        elif args.load and world.over:
+            print(f"note: the loaded match is already over ({world.end_reason or 'ended'} at tick {world.tick}); "
+                  "nothing to run", file=sys.stderr)
+        elif args.load and world.tick >= world.max_ticks:
+            print(f"note: the loaded match is at its tick limit {world.max_ticks}; give a larger --ticks to run it "
+                  "on", file=sys.stderr)
         if save_tick is not None and save_tick < world.tick:
             raise CliError(f"--save-at {save_tick} is before the starting tick {world.tick}")
+        if save_tick is not None and save_tick > world.max_ticks:
+            raise CliError(f"--save-at {save_tick} is after the match's last tick {world.max_ticks}")
         if args.record:
-            recorder = ReplayRecorder(args.record, world, keyframe_every=int(args.keyframe_every * world.hz),
-                                      hash_every=args.hash_every, mods=[str(m) for m in args.mod])
+            try:
+                recorder = ReplayRecorder(args.record, world, keyframe_every=max(1, round(args.keyframe_every * world.hz)),
+                                          hash_every=args.hash_every, mods=[str(m) for m in args.mod])
+            except OSError as exc:
+                raise CliError(f"--record {args.record}: cannot write: {exc.strerror or exc}") from None
         saved = False
         while True:
             if save_tick is not None and world.tick == save_tick and not saved:
-                save_snapshot(world, save_file)
+                try:
+                    save_snapshot(world, save_file)
+                except OSError as exc:
+                    raise CliError(f"--save-at {save_file}: cannot write: {exc.strerror or exc}") from None
                 saved = True
                 print(f"saved tick {world.tick} to {save_file}", file=sys.stderr)
             if world.over or world.tick >= world.max_ticks:
                 world.over = True
                 break
-            world.step()
+            step()
             if recorder:
                 recorder.after_tick(world)
         if save_tick is not None and not saved:
@@ -208,11 +249,10 @@ def _or_q(value) -> str:
 
 
 def cmd_explain(args) -> int:
-    from ai.records import RecordIndex
     from game.app import explain as ex
     from saves.replay import seek
     replay, content = _open_replay(args)
-    index = RecordIndex(replay.decisions, f"{args.file}: decisions")
+    index = replay.records
     if args.tick > replay.end_state_tick:
         raise CliError(f"--tick {args.tick} is past the end of the replay (tick {replay.end_state_tick})")
     if args.commander is not None:
@@ -316,6 +356,7 @@ def cmd_report(args) -> int:
     out = str(args.output)
     if not out.lower().endswith((".png", ".svg", ".pdf")):
         raise CliError(f"-o {out}: the report is written as .png, .svg or .pdf")
+    check_output(out, "-o")
     data = collect(replay, content, force=args.force)
     try:
         render(data, out)
@@ -341,6 +382,7 @@ def cmd_graph(args) -> int:
     out = str(args.output)
     if not out.lower().endswith((".png", ".svg", ".dot")):
         raise CliError(f"-o {out}: a diagram is written as .png, .svg or .dot")
+    check_output(out, "-o")
     from game.app.graph import write
     try:
         kind = write(content, args.brain, out)
@@ -391,6 +433,8 @@ def cmd_validate(args) -> int:
 
 
 def cmd_play(args) -> int:
+    if not args.no_record:
+        check_output(args.record, "--record", part=True)
     content = _load(args.mod)
     scenario = None
     team = args.team if args.team is not None else 0
@@ -676,24 +720,97 @@ def cmd_bench(args) -> int:
     return bench_main(args)
 
 
-def _int_at_least(low: int):
+#: the most ticks any argument may name (the content schema's maximum max_ticks; saves/schema.py)
+MAX_TICKS = 10_000_000
+UINT64_MAX = (1 << 64) - 1
+
+
+def _parse_int(text: str, low: int, high: int) -> int:
+    """A whole number within [low, high], or ValueError saying what was expected."""
+    text = text.strip()
+    if not (text.isdigit() or (text[:1] in "+-" and text[1:].isdigit())) or len(text) > 40:
+        raise ValueError(f"expected a whole number, got '{text[:40]}'")
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueError(f"expected a whole number from {low} to {high}, got {text}")
+    return value
+
+
+def _int_in(low: int, high: int):
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a number >= {low}, got {value}")
-        return value
+            return _parse_int(text, low, high)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
     return parse
+
+
+def _int_at_least(low: int, high: int = UINT64_MAX):
+    return _int_in(low, high)
+
+
+def _seconds(text: str) -> float:
+    """A finite number of seconds, above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text[:40]}'") from None
+    if not (value == value and 0 < value <= 3600):
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds above 0 and at most 3600, got {text}")
+    return value
 
 
 _nonneg_int = _int_at_least(0)
 _pos_int = _int_at_least(1)
+_seed = _int_in(0, UINT64_MAX)
+_tick = _int_in(0, MAX_TICKS)
+_pos_tick = _int_in(1, MAX_TICKS)
+
+
+def check_output(path, flag: str, *, part: bool = False) -> None:
+    """Refuse, before any work, an output path that cannot be written: a folder, a missing or non-folder parent,
+    a place without write permission, something that is not a regular file. ``part``: the writer also creates
+    ``path + '.part'`` beside it (the replay recorder)."""
+    import os
+    import stat
+    text = str(path)
+    if not text or text.endswith(os.sep):
+        raise CliError(f"{flag} {text!r}: expected a file name")
+    parent = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(parent):
+        what = "is not a folder" if os.path.exists(parent) else "does not exist"
+        raise CliError(f"{flag} {text}: cannot write there: {parent} {what}")
+    for target in (text, text + ".part") if part else (text,):
+        try:
+            st = os.stat(target)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise CliError(f"{flag} {text}: cannot write there: {exc.strerror or exc}") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise CliError(f"{flag} {target}: is a folder; give a file name")
+        if not stat.S_ISREG(st.st_mode):
+            raise CliError(f"{flag} {target}: is not a regular file (a pipe, socket or device); refused")
+        if not os.access(target, os.W_OK):
+            raise CliError(f"{flag} {target}: cannot write there: permission denied")
+    import tempfile
+    try:                                         # a real probe: permissions alone do not tell (root, read-only mounts)
+        fd, probe = tempfile.mkstemp(prefix=".rts-probe-", dir=parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise CliError(f"{flag} {text}: cannot write there: {exc.strerror or exc}") from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (exit status 2), like every other user error of `rts`."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rts", description="A deterministic RTS runtime for game-AI work.")
+    parser = _Parser(prog="rts", description="A deterministic RTS runtime for game-AI work.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add_mod(p):
@@ -702,14 +819,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="run a headless AI-vs-AI match and print its summary")
     p.add_argument("--scenario", default="skirmish", help="scenario id (default: skirmish)")
-    p.add_argument("--seed", type=_nonneg_int, default=1, help="world RNG seed (default: 1)")
-    p.add_argument("--ticks", type=_pos_int, default=None,
-                   help="stop after this many ticks at most (default: the scenario's max_ticks)")
+    p.add_argument("--seed", type=_seed, default=1, help="world RNG seed, 0 to 2^64-1 (default: 1)")
+    p.add_argument("--ticks", type=_pos_tick, default=None,
+                   help="the match's tick limit, counted from its start (default: the scenario's max_ticks); with "
+                        "--load it replaces the saved limit, so a saved match can be run on past it")
+    p.add_argument("--timings", action="store_true",
+                   help="keep wall-clock timings in decision records (then two runs of a seed no longer record "
+                        "identical bytes)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--record", metavar="FILE", help="record a replay to FILE (written as FILE.part until finished)")
-    p.add_argument("--keyframe-every", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--keyframe-every", type=_seconds, default=5.0, metavar="SECONDS",
                    help="seconds of game time between replay keyframes (default: 5)")
-    p.add_argument("--hash-every", type=_pos_int, default=5, metavar="TICKS",
+    p.add_argument("--hash-every", type=_pos_tick, default=5, metavar="TICKS",
                    help="ticks between sync hashes in the replay (default: 5)")
     p.add_argument("--save-at", nargs=2, metavar=("TICK", "FILE"), help="save a snapshot when the match reaches TICK")
     p.add_argument("--load", metavar="FILE", help="continue a match from a snapshot file")
@@ -726,7 +847,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded sync hash")
-    mode.add_argument("--to", type=_nonneg_int, metavar="TICK", help="seek to TICK and print the state summary")
+    mode.add_argument("--to", type=_tick, metavar="TICK", help="seek to TICK and print the state summary")
     mode.add_argument("--view", action="store_true", help="watch it in the window: play, pause, scrub, inspect")
     p.add_argument("--mute", action="store_true", help="no sound (with --view)")
     p.add_argument("--frames", type=_pos_int, default=None, help=argparse.SUPPRESS)
@@ -738,10 +859,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="why an NPC did what it did at a tick of a replay")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--tick", type=_nonneg_int, required=True, metavar="T", help="the tick to explain")
+    p.add_argument("--tick", type=_tick, required=True, metavar="T", help="the tick to explain")
     who = p.add_mutually_exclusive_group(required=True)
-    who.add_argument("--entity", type=_pos_int, metavar="E", help="the NPC's entity id (see `rts replay FILE --to T`)")
-    who.add_argument("--commander", type=_nonneg_int, metavar="TEAM", help="explain a team's commander instead")
+    who.add_argument("--entity", type=_int_in(1, 1 << 40), metavar="E", help="the NPC's entity id (see `rts replay FILE --to T`)")
+    who.add_argument("--commander", type=_int_in(0, 63), metavar="TEAM", help="explain a team's commander instead")
     p.add_argument("--json", action="store_true")
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
     add_mod(p)
@@ -775,8 +896,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--difficulty", default="normal", metavar="LEVEL",
                    help="how the AI opponents play: a level of content/difficulties/ (easy, normal, hard, brutal; "
                         "default: normal)")
-    p.add_argument("--seed", type=_nonneg_int, default=1)
-    p.add_argument("--team", type=_nonneg_int, default=None, help="the team you command (default: 0)")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--team", type=_int_in(0, 63), default=None, help="the team you command (default: 0)")
     p.add_argument("--spectate", action="store_true", help="watch the AIs play each other")
     p.add_argument("--opponent", default=None, metavar="STRATEGY",
                    help="the strategy profile every other team plays in an economy scenario (macro, worker_rush, "
@@ -793,10 +914,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     def add_scale(p):
-        p.add_argument("--games", type=_pos_int, default=20, help="matches per pairing (default 20); sides alternate")
+        p.add_argument("--games", type=_int_in(1, 100_000), default=20, help="matches per pairing (default 20); sides alternate")
         p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish)")
-        p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
-        p.add_argument("--ticks", type=_pos_int, default=None,
+        p.add_argument("--seed", type=_int_in(0, UINT64_MAX - 100_000), default=1,
+                       help="seed of the first game (game i uses seed + i)")
+        p.add_argument("--ticks", type=_pos_tick, default=None,
                        help="stop each game after this many ticks at most (default: the scenario's max_ticks)")
         add_backend(p)
         p.add_argument("--out", metavar="FILE", default=None,
@@ -806,7 +928,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_mod(p)
 
     def add_backend(p):
-        p.add_argument("--workers", type=_pos_int, default=None,
+        p.add_argument("--workers", type=_int_in(1, 1024), default=None,
                        help="worker processes, or Ray CPUs of a local Ray instance (default: one per core)")
         p.add_argument("--backend", choices=["local", "ray"], default="local",
                        help="local worker processes (default) or Ray (optional extra: pip install -e '.[cluster]')")
@@ -852,12 +974,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("ladder", help="a scripted stand-in for a human against the AI at each difficulty level")
-    p.add_argument("--games", type=_pos_int, default=50, help="matches per level (default 50); sides alternate")
+    p.add_argument("--games", type=_int_in(1, 100_000), default=50,
+                   help="matches per level (default 50); sides alternate")
     p.add_argument("--levels", default=None, metavar="A,B,...", help="difficulty levels (default: all, easiest first)")
     p.add_argument("--scenario", default="skirmish", help="two-team firefight scenario (default: skirmish)")
-    p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--ticks", type=_pos_int, default=None, help="stop each match at this tick (decided by score)")
-    p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--seed", type=_int_in(0, UINT64_MAX - 100_000), default=1,
+                   help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--ticks", type=_pos_tick, default=None, help="stop each match at this tick (decided by score)")
+    p.add_argument("--workers", type=_int_in(1, 1024), default=None, help="worker processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_mod(p)

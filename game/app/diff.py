@@ -92,9 +92,34 @@ def _short(value, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def first_decision_difference(da: list, db: list) -> dict | None:
-    """The first differing pair of decision records: {tick, kind, key, a, b, changes}; None when all agree."""
-    sa, sb = sorted(da, key=_order), sorted(db, key=_order)
+def _by_tick(records):
+    """Records (in tick order, as a replay holds them) one tick at a time, each tick's sorted by (kind, key)."""
+    group, tick = [], None
+    for rec in records:
+        if rec["tick"] != tick and group:
+            yield sorted(group, key=_order)
+            group = []
+        tick = rec["tick"]
+        group.append(rec)
+    if group:
+        yield sorted(group, key=_order)
+
+
+def first_decision_difference(da, db) -> dict | None:
+    """The first differing pair of decision records: {tick, kind, key, a, b, changes}; None when all agree.
+    ``da``, ``db``: records in tick order (lists, or a replay's streamed ``decisions``); read one tick at a time,
+    so memory does not grow with the replays' length."""
+    ga, gb = _by_tick(da), _by_tick(db)
+    while True:
+        sa, sb = next(ga, []), next(gb, [])
+        if not sa and not sb:
+            return None
+        found = _first_difference(sa, sb)
+        if found is not None:
+            return found
+
+
+def _first_difference(sa: list, sb: list) -> dict | None:
     i = j = 0
     while i < len(sa) or j < len(sb):
         a = sa[i] if i < len(sa) else None
@@ -120,12 +145,14 @@ def first_state_difference(ra, ca, rb, cb, force: bool = False) -> dict | None:
     from saves.replay import diff_states, seek
     from saves.snapshot import snapshot_state
     from game.synchash import sync_hash
-    common = sorted(set(ra.hashes) & set(rb.hashes))
     start = max(ra.start_tick, rb.start_tick)
     good = start
     bad = None
-    for t in common:
-        if ra.hashes[t] == rb.hashes[t]:
+    for t in ra.hashes:                   # in tick order, one chunk at a time; the ticks both recorded a hash
+        other = rb.hashes.get(t)
+        if other is None:
+            continue
+        if ra.hashes.get(t) == other:
             good = t
         else:
             bad = t

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import esper
 
-from ai.records import RecordIndex
 from components import Building, Health, ResourceField, Stockpile, Team, UnitKind, Worker
-from saves.replay import apply_requests, world_at_keyframe
+from saves.replay import apply_requests, step_loaded, world_at_keyframe
 
 SAMPLE_TICKS = 15
 INCOME_WINDOW = 60.0          # seconds of game time the income is averaged over
@@ -115,12 +114,12 @@ def collect(replay, content, force: bool = False) -> dict:
             if world.tick >= end or world.over:
                 break
             apply_requests(world, replay.requests.get(world.tick, []), replay.path)
-            world.step()
+            step_loaded(world, replay.path)
         summary = world.summary()
     finally:
         world.close()
     series["income"] = [income(series["tick"], g, world.hz) for g in series["gathered"]]
-    decisions = RecordIndex(replay.decisions, f"{replay.path}: decisions").all("commander")
+    decisions = replay.records.all("commander")
     changes = set()
     last: dict = {}
     for r in decisions:

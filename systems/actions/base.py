@@ -34,7 +34,7 @@ class Executor:
     """
     kind = ""                  # the action name content and the ledger use ("" = an abstract base)
     params = ""                # target and parameters, in words
-    param_types: dict = {}     # parameter -> "number", "bool" or "string": content validation checks them
+    param_types: dict = {}     # parameter -> "number", "int", "bool" or "string": content validation checks them
     meaning = ""               # what it does, one line
     preconditions = ""         # what check() requires, in a designer's words
     timeout_seconds = 0.0      # game seconds after its start before the ledger times it out (0 = never)

@@ -22,6 +22,7 @@ class BuildExecutor(Walker):
     preconditions = ("the actor is a worker that can build; a new building: its prerequisites are complete, the team "
                      "can afford it (the cost is held until it is paid) and the footprint is open floor with no "
                      "building or unit on it; helping: the target is the team's unfinished building")
+    param_types = {"building": "string", "x": "int", "y": "int"}
     timeout_seconds = 0.0
     needs = (Position, Worker, Team)
 

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import esper
+import numpy as np
 
 from components import Building, Rally
 from game.ledger import CONFIRMED
-from systems.actions.base import Executor
+from systems.actions.base import Executor, is_number
 
 
 class SetRallyExecutor(Executor):
@@ -13,14 +14,16 @@ class SetRallyExecutor(Executor):
     params = "x, y (tiles); on (false: units stay beside the building)"
     meaning = "set the point a building's newly trained units walk to"
     preconditions = "the actor is a building that trains units; the point is inside the map"
+    param_types = {"x": "number", "y": "number", "on": "bool"}
     lane = "rally"
     needs = (Building, Rally)
 
     def check_more(self, world, action):
         x, y = action.params.get("x"), action.params.get("y")
-        if type(x) not in (int, float) or type(y) not in (int, float) or not world.nav.in_bounds(int(x), int(y)) \
-                or x < 0 or y < 0:
+        if not (is_number(x) and is_number(y)) or x < 0 or y < 0 or not world.nav.in_bounds(int(x), int(y)):
             return "the rally point must be a point inside the map"
+        if not isinstance(action.params.get("on", True), (bool, np.bool_)):
+            return "on must be true or false"
         return None
 
     def update(self, world, action):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import arcade
 import esper
 
-from ai.records import RecordIndex
 from components import Team
 from game.app import explain as ex
 from game.loop import FixedStepClock
@@ -23,7 +22,7 @@ from game.app.views import palette
 from game.app.views.inspector import InspectorPanel
 from game.app.views.scene import Scene, run_frames, squad_orders, zoom_to_cursor
 from game.app.views.sound import Sounds
-from saves.replay import apply_requests, seek
+from saves.replay import apply_requests, seek, step_loaded
 
 TIMELINE_H = 18
 
@@ -36,7 +35,7 @@ class ReplayWindow(arcade.Window):
         self.content = content
         self.replay = replay
         self.force = force
-        self.index = RecordIndex(replay.decisions, f"{replay.path}: decisions")
+        self.index = replay.records                                  # decision records, read on demand
         self.commander_ticks = self.index.ticks("commander")
         self.start_tick = replay.start_tick
         self.end_tick = replay.end_state_tick
@@ -79,7 +78,7 @@ class ReplayWindow(arcade.Window):
         world = self.world
         while n < ticks and world.tick < self.end_tick and not world.over:
             apply_requests(world, self.replay.requests.get(world.tick, []), self.replay.path)
-            world.step()
+            step_loaded(world, self.replay.path)
             if world.events and ticks <= 8:                       # playing, not skipping ahead
                 self.scene.effects.add(world.events)
                 if any(e[0] == "shot" for e in world.events):
