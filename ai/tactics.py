@@ -17,8 +17,9 @@ groups in proportion to their hit points; attacking groups fire at full rate,
 holding groups at 0.9 and take 0.8 of the damage, moving groups fire at 0.5).
 
 **Evaluation** by force balance from one team's view, in [0, 1]:
-``strength`` (hit points x damage rate, Lanchester strength; default), ``hp`` or
-``count``.
+``strength`` (hit points x damage rate, Lanchester strength; default), ``hp``,
+``count``, or ``ltd2`` (SparCraft's LTD2: the sum over units of sqrt(hp) x damage
+rate, own minus enemy, scaled into [0, 1] by the total at full strength).
 
 **Expected Outcome**: flat Monte Carlo over the searching team's
 joint assignments (all of them, or a seeded sample when there are more than
@@ -59,7 +60,7 @@ HOLD, ATTACK, MOVE = 0, 1, 2
 TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
 FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
 TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
-EVALUATIONS = ("strength", "hp", "count")
+EVALUATIONS = ("strength", "hp", "count", "ltd2")
 POLICIES = ("random", "scripted")
 
 
@@ -93,7 +94,7 @@ class Model:
     >>> Model(((),), evaluation="morale")
     Traceback (most recent call last):
     ...
-    ValueError: evaluation must be one of strength, hp, count
+    ValueError: evaluation must be one of strength, hp, count, ltd2
     """
     adjacency: tuple                      # region -> tuple of adjacent regions
     step_seconds: float = 10.0
@@ -251,11 +252,29 @@ def simulate(model: Model, specs, state: State) -> None:
                 state.hp[g] = max(0.0, state.hp[g] - damage[g])
 
 
+def ltd2_value(spec: GroupSpec, hp: float) -> float:
+    """LTD2 of one group (Churchill, Saffidine and Buro 2012; SparCraft): the sum over its units of
+    sqrt(unit hp) x the unit's damage rate. The abstract state keeps a group's total hit points only, so its
+    ``ceil(hp / unit_hp)`` live units are taken to share them evenly, each dealing ``dps * unit_hp / max_hp``:
+    ``sqrt(units * hp) * dps * unit_hp / max_hp``.
+
+    >>> spec = GroupSpec("blue", 0, max_hp=400.0, dps=20.0, unit_hp=100.0)     # four units of 100 hp, 5 dps each
+    >>> ltd2_value(spec, 400.0), ltd2_value(spec, 100.0), ltd2_value(spec, 0.0)  # 4 x sqrt(100) x 5; 1 x 10 x 5
+    (200.0, 50.0, 0.0)
+    """
+    if hp <= 0:
+        return 0.0
+    units = math.ceil(hp / spec.unit_hp - 1e-9)
+    return math.sqrt(units * hp) * spec.dps * spec.unit_hp / spec.max_hp
+
+
 def evaluate(model: Model, specs, state: State, team: int) -> float:
     """Force balance from ``team``'s view in [0, 1] (0.5 = even).
 
     Per live group ``strength`` counts ``hp * dps * hp / max_hp``, ``hp`` its hit points, ``count`` its units
-    left; the result is ``mine / (mine + theirs)``.
+    left; the result is ``mine / (mine + theirs)``. ``ltd2`` is a difference, as in SparCraft: ``0.5 + (mine -
+    theirs) / (2 * full)`` with ``full`` the LTD2 of every group at full strength, so it orders states exactly as
+    LTD2's own-minus-enemy does (a ratio would not: 30 against 10 and 120 against 100).
 
     >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
     >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
@@ -265,6 +284,11 @@ def evaluate(model: Model, specs, state: State, team: int) -> float:
     >>> evaluate(Model(model.adjacency, evaluation="hp"), specs, new_state([0, 1], [100.0, 100.0]), 0)
     0.5
     """
+    if model.evaluation == "ltd2":
+        mine = sum(ltd2_value(spec, hp) for spec, hp in zip(specs, state.hp) if spec.team == team)
+        theirs = sum(ltd2_value(spec, hp) for spec, hp in zip(specs, state.hp) if spec.team != team)
+        full = sum(ltd2_value(spec, spec.max_hp) for spec in specs)
+        return 0.5 if full <= 0 else 0.5 + (mine - theirs) / (2.0 * full)
     mine = theirs = 0.0
     for spec, hp in zip(specs, state.hp):
         if hp <= 0:
@@ -398,6 +422,7 @@ class Batch:
         self.dps = np.array([s.dps for s in specs], dtype=np.float64)
         self.unit_hp = np.array([s.unit_hp for s in specs], dtype=np.float64)
         self.mobile = np.array([s.mobile for s in specs], dtype=bool)
+        self._ltd2_full = sum(ltd2_value(s, s.max_hp) for s in specs)
         self.teams = int(self.team.max()) + 1 if self.g else 1
         self.region = np.repeat(np.array([st.region for st in states], dtype=np.int64), reps, axis=0)
         self.hp = np.repeat(np.array([st.hp for st in states], dtype=np.float64), reps, axis=0)
@@ -489,6 +514,14 @@ class Batch:
         """
         hp = self.hp
         ev = self.model.evaluation
+        if ev == "ltd2":
+            per_unit = self.dps * self.unit_hp / self.max_hp
+            units = np.ceil(np.maximum(hp, 0.0) / self.unit_hp - 1e-9)
+            v = np.where(hp > 0, np.sqrt(np.maximum(units * hp, 0.0)) * per_unit, 0.0)
+            mine = v[:, self.team == team].sum(axis=1)
+            theirs = v[:, self.team != team].sum(axis=1)
+            full = self._ltd2_full
+            return 0.5 + (mine - theirs) / (2.0 * full) if full > 0 else np.full(self.b, 0.5)
         if ev == "strength":
             v = hp * self.dps * (hp / self.max_hp)
         elif ev == "hp":

@@ -189,8 +189,10 @@ class CommanderDef(Strict):
     playout: Literal["random", "scripted"] = Field(default="scripted", description="playout policy for both sides")
     batch: int = Field(default=8, ge=1, le=1024, description="playouts per tree leaf (run together)")
     leaves: int = Field(default=8, ge=1, le=256, description="tree leaves gathered per numpy batch")
-    evaluation: Literal["strength", "hp", "count"] = Field(
-        default="strength", description="force balance: hit points x damage rate, hit points, or unit count")
+    evaluation: Literal["strength", "hp", "count", "ltd2"] = Field(
+        default="strength", description="force balance: hit points x damage rate, hit points, or unit count (each "
+                                        "own / (own + enemy)); ltd2: SparCraft's LTD2, the sum over units of "
+                                        "sqrt(hp) x damage rate, own minus enemy")
     step_seconds: float = Field(default=10.0, gt=0, le=120, description="game seconds one simulate step covers")
     every: int = Field(default=90, ge=1, le=100_000, description="ticks between decisions")
     regions: int = Field(default=20, ge=1, le=64, description="how many regions the map is cut into (k-means)")

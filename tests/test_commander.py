@@ -118,7 +118,7 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     assert [g["a_team"] for g in out["results"]] == [0, 1]               # sides alternate
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
-        "error: --a/--b: unknown commander profile 'nope' (known: eo, scripted, uct, uct_easy, uct_hard, uct_small; strategy "
+        "error: --a/--b: unknown commander profile 'nope' (known: eo, scripted, uct, uct_easy, uct_hard, uct_ltd2, uct_small; strategy "
         "profiles: heavy_rush, macro, scout_rush, worker_rush)"]
 
 

@@ -126,7 +126,7 @@ def test_simulate_attrition_moves_and_evaluation():
 def test_batched_simulation_matches_the_plain_python_one(seed):
     rng = np.random.default_rng(seed)
     adjacency = ((1, 2), (0, 3), (0, 3), (1, 2))
-    model = Model(adjacency, evaluation=["strength", "hp", "count"][seed % 3])
+    model = Model(adjacency, evaluation=["strength", "hp", "count", "ltd2"][seed % 4])
     specs = [GroupSpec(f"g{i}", i % 2, 100.0 + 10 * i, 5.0 + i, 25.0) for i in range(6)]
     s = new_state([int(x) for x in rng.integers(0, 4, 6)], [float(x) for x in rng.uniform(0, 150, 6)])
     for g in range(6):
@@ -139,6 +139,51 @@ def test_batched_simulation_matches_the_plain_python_one(seed):
         assert batch.region[b].tolist() == s.region
         assert np.allclose(batch.hp[b], s.hp)
         assert batch.evaluate(0)[b] == pytest.approx(tactics.evaluate(model, specs, s, 0))
+
+
+def ltd2_by_hand(specs, hp, team):
+    """SparCraft's LTD2 written out unit by unit: each group's live units share its hit points evenly."""
+    total = 0.0
+    for spec, h in zip(specs, hp):
+        units = int(np.ceil(h / spec.unit_hp - 1e-9)) if h > 0 else 0
+        per_unit_dps = spec.dps / (spec.max_hp / spec.unit_hp)
+        value = sum(np.sqrt(h / units) * per_unit_dps for _ in range(units))
+        total += value if spec.team == team else -value
+    return total
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 400.0), min_size=8, max_size=8))
+def test_ltd2_orders_states_as_own_minus_enemy_ltd2(hps):
+    """Any two states compare under the ltd2 evaluation as their LTD2 differences (own minus enemy) do."""
+    model = Model(((),), evaluation="ltd2")
+    specs = [GroupSpec("b0", 0, 400.0, 20.0, 100.0), GroupSpec("b1", 0, 200.0, 30.0, 50.0),
+             GroupSpec("r0", 1, 400.0, 20.0, 100.0), GroupSpec("r1", 1, 300.0, 12.0, 100.0)]
+    a = new_state([0] * 4, [min(h, spec.max_hp) for h, spec in zip(hps[:4], specs)])
+    b = new_state([0] * 4, [min(h, spec.max_hp) for h, spec in zip(hps[4:], specs)])
+    da, db = ltd2_by_hand(specs, a.hp, 0), ltd2_by_hand(specs, b.hp, 0)
+    va, vb = tactics.evaluate(model, specs, a, 0), tactics.evaluate(model, specs, b, 0)
+    assert 0.0 <= va <= 1.0 and 0.0 <= vb <= 1.0
+    if abs(da - db) > 1e-6:
+        assert (va > vb) == (da > db), (da, db, va, vb)
+    assert tactics.evaluate(model, specs, a, 1) == pytest.approx(1.0 - va)      # zero-sum
+    batch = tactics.Batch(model, specs, [a, b], 1)
+    assert np.allclose(batch.evaluate(0), [va, vb])
+
+
+def test_ltd2_prefers_spread_damage_less_and_differs_from_the_force_ratio():
+    """LTD2 values a unit by sqrt(hp) (a whole unit lost costs more than the same damage spread thin), and as a
+    difference it ranks 120 against 90 above 30 against 10, which a force ratio ranks the other way round."""
+    model = Model(((),), evaluation="ltd2")
+    spec = GroupSpec("r", 1, 400.0, 20.0, 100.0)
+    assert tactics.ltd2_value(spec, 300.0) == pytest.approx(3 * np.sqrt(100.0) * 5.0)   # 3 whole units: 150
+    assert tactics.ltd2_value(spec, 400.0) == pytest.approx(4 * np.sqrt(100.0) * 5.0)
+    ratio = Model(((),), evaluation="strength")
+    big = [GroupSpec("b", 0, 1200.0, 12.0, 100.0), GroupSpec("r", 1, 1200.0, 12.0, 100.0)]
+    near_even = new_state([0, 0], [1200.0, 900.0])      # LTD2 120 - 90
+    lopsided = new_state([0, 0], [300.0, 100.0])        # LTD2 30 - 10
+    assert tactics.evaluate(ratio, big, lopsided, 0) > tactics.evaluate(ratio, big, near_even, 0)
+    assert tactics.evaluate(model, big, near_even, 0) > tactics.evaluate(model, big, lopsided, 0)
 
 
 def pincer():
