@@ -307,6 +307,26 @@ def evaluate(model: Model, specs, state: State, team: int) -> float:
     return 0.5 if total <= 0 else mine / total
 
 
+def determinize(model: Model, state: State, hidden: dict, rng) -> State:
+    """A copy of ``state`` with each hidden group ``g`` (``hidden = {g: hops}``) placed in a region drawn uniformly
+    from those within ``hops`` region hops of where it is estimated (seed 001, p. 52: hidden units sampled for a
+    playout instead of known). Groups are drawn in ascending order, one ``rng.integers`` each.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> sorted({determinize(model, s, {1: 1}, np.random.default_rng(k)).region[1] for k in range(40)})
+    [0, 1, 2]
+    >>> determinize(model, s, {1: 0}, np.random.default_rng(0)).region, s.region     # 0 hops: where it is
+    ([0, 1], [0, 1])
+    """
+    out = state.copy()
+    for g in sorted(hidden):
+        around = np.flatnonzero(model.hops[state.region[g]] <= int(hidden[g]))
+        out.region[g] = int(around[int(rng.integers(len(around)))])
+        out.target[g] = out.region[g]
+    return out
+
+
 def alive_teams(specs, state: State) -> set:
     """The teams with at least one group above 0 hit points.
 
@@ -741,11 +761,12 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
 
 def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: int = 2000, batch: int = 8,
                      horizon: int = 3, policy: str = "random", rng=None, cap: int = 64, time_budget: float = 0.0,
-                     clock=None) -> Decision:
+                     clock=None, hidden=None) -> Decision:
     """Flat Monte Carlo over joint assignments of the searching team's groups (Expected Outcome).
 
     The playouts are split evenly over the joint actions (round robin, ``batch`` at a time) and run in numpy
-    batches of many joint actions at once. More than ``cap`` joint actions -> a seeded sample of ``cap``. Rules:
+    batches of many joint actions at once. More than ``cap`` joint actions -> a seeded sample of ``cap``.
+    ``hidden`` ({group: hops}): each playout starts from its own ``determinize`` sample of the hidden groups. Rules:
     docs/rules/commander.md, section 6. Walking into the enemy's region (firing at half rate) is the worst option
     here:
 
@@ -798,8 +819,13 @@ def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: 
             cursor += 1
         if not take:
             break
-        values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
-                              [horizon - 1] * len(take), policy, rng, batch)
+        if hidden:                               # one sampled placement of the hidden groups per playout
+            rows = [determinize(model, starts[i], hidden, rng) for i in take for _ in range(batch)]
+            values = playout_many(model, specs, rows, team, order, [len(mine)] * len(rows), [horizon - 1] * len(rows),
+                                  policy, rng, 1).reshape(len(take), batch)
+        else:
+            values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
+                                  [horizon - 1] * len(take), policy, rng, batch)
         for i, row in zip(take, values):
             totals[i] += float(row.sum())
             counts[i] += batch
