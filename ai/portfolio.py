@@ -82,8 +82,8 @@ def script_action(model: Model, specs, state: State, g: int, script: str) -> tup
         friends = [state.region[h] for h, spec in enumerate(specs) if spec.team == team and h != g and state.hp[h] > 0]
 
         def key(n):                              # farthest from the nearest enemy; then nearer friends; stay; lower
-            return (min(int(model.hops[n, e]) for e in enemies),
-                    -min((int(model.hops[n, f]) for f in friends), default=0), n == r, -n)
+            return (min(int(model.hops[n, e]) for e in enemies),              # rank (model.tie: fair on mirrors)
+                    -min((int(model.hops[n, f]) for f in friends), default=0), n == r, -model.tie[n])
         best = (key(r), r)
         for n in model.adjacency[r]:
             if key(n) > best[0]:

@@ -85,7 +85,9 @@ class GroupSpec:
 @dataclass(frozen=True)
 class Model:
     """The region graph and the model's settings: ``adjacency`` (region -> adjacent regions), the seconds one
-    simulate step covers and its sub-steps, the evaluation (``strength``, ``hp`` or ``count``). Built with it:
+    simulate step covers and its sub-steps, the evaluation (``strength``, ``hp``, ``count`` or ``ltd2``), and
+    ``rank``, the tie-break order of regions (each region's neighbours are listed, and shortest routes found, in
+    that order; default ascending: a mirrored map's cut passes one its half turn keeps). Built with it:
     ``hops`` (region graph distances, 10**6 = unreachable) and ``nexthop`` (first region of a shortest route).
 
     >>> model = Model(((1,), (0, 2), (1,)))
@@ -100,13 +102,17 @@ class Model:
     step_seconds: float = 10.0
     substeps: int = 3
     evaluation: str = "strength"
+    rank: tuple = None                    # tie-break order of regions (None: ascending); neighbours are listed by it
+    tie: tuple = field(default=None, compare=False, repr=False)            # ``rank`` or ascending: ties go low
     hops: np.ndarray = field(default=None, compare=False, repr=False)      # (R, R) region graph distance
     nexthop: np.ndarray = field(default=None, compare=False, repr=False)   # (R, R) first step on a shortest route
 
     def __post_init__(self):
         if self.evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
-        adj = tuple(tuple(sorted(a)) for a in self.adjacency)
+        rank = self.rank if self.rank is not None else tuple(range(len(self.adjacency)))
+        object.__setattr__(self, "tie", tuple(rank))
+        adj = tuple(tuple(sorted(a, key=lambda r: (rank[r], r))) for a in self.adjacency)
         object.__setattr__(self, "adjacency", adj)
         r = len(adj)
         hops = np.full((r, r), 10 ** 6, dtype=np.int64)

@@ -167,7 +167,7 @@ class TeamDef(Strict):
 
 MAX_PLAYOUTS = 10_000
 MAX_LEAVES_PER_BATCH = 1250     # playouts / batch: tree leaves (UCT) or rounds (EO) one decision runs
-MAX_PORTFOLIO_PLAYOUTS = 2000   # the portfolio search's playouts run one at a time (plain Python, not batched)
+MAX_PORTFOLIO_PLAYOUTS = 1000   # the portfolio search's playouts run one at a time (plain Python, not batched)
 
 
 class CommanderDef(Strict):

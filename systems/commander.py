@@ -45,7 +45,14 @@ def map_regions(world, k: int) -> region_cut.Regions:
     walk = [LEGEND[ch].passable for row in tmap.rows for ch in row]
     doors = frozenset(y * tmap.width + x for y, row in enumerate(tmap.rows) for x, ch in enumerate(row)
                       if LEGEND[ch].door is not None)
-    world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
+    # a point-symmetric map gets a point-symmetric cut (a mirror match is fair to both sides; needs an even k)
+    mirrored = k % 2 == 0 and len(walk) % 2 == 0 and region_cut.is_point_symmetric(walk, doors)
+    try:
+        world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors, mirrored)
+    except ValueError:
+        if not mirrored:
+            raise
+        world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
     return world.region_cuts[k]
 
 
@@ -153,7 +160,8 @@ def decide(world, team: int, profile) -> CommanderDecision:
     regs = map_regions(world, profile.regions)
     viewer = None if team in world.sees_all else team
     adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
-    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation)
+    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
+                          regs.tie_rank())
     rng = np.random.default_rng([world.seed, team, world.tick])
     # determinization: the squads the team does not see now are sampled near their estimate in each playout
     hidden = ({g: profile.hidden_spread for g in hidden_groups(world, viewer, keys)}

@@ -86,7 +86,7 @@ def test_abstraction_groups_squads_by_region_and_closed_doors_cut_edges(content)
     ('regions = 200', "Input should be less than or equal to 64"),
     ('playouts = 10000\nbatch = 1', "playouts 10000 with batch 1 is 10000 search rounds; at most 1250 (raise batch "
                                     "to at least 8 or lower playouts)"),
-    ('algorithm = "portfolio"\nplayouts = 5000', "playouts 5000: the portfolio search runs at most 2000"),
+    ('algorithm = "portfolio"\nplayouts = 5000', "playouts 5000: the portfolio search runs at most 1000"),
     ('algorithm = "portfolio"\nportfolio = ["hold", "hold"]', "portfolio names a script twice"),
     ('algorithm = "portfolio"\nportfolio = ["charge"]', "Input should be 'attack_nearest', 'attack_weakest'"),
     ('determinize = true', "determinize works with algorithm portfolio or eo, not uct"),
