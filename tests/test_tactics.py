@@ -237,3 +237,42 @@ def test_time_budget_uses_the_callers_clock():
     ticks = iter(range(1000))
     d = tactics.uct(LINE, specs, s, 0, playouts=10 ** 6, leaves=8, time_budget=5, clock=lambda: next(ticks))
     assert 0 < d.iterations <= 5 * 8 and d.playouts < 10 ** 6     # the clock is read once per gathered batch
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 20), st.sampled_from([2, 4, 6]))
+def test_a_point_symmetric_map_gets_a_point_symmetric_cut(seed, k):
+    """Fair mirrors: the cut of a map that is its own image under a half turn is its own image too (region r's image
+    is r + k/2), every region is connected, and the tie order the searches use is kept by the half turn."""
+    rng = np.random.default_rng(seed)
+    w, h = 10, 6
+    n = w * h
+    walk = [True] * n
+    for i in range(n // 2):                      # random walls, mirrored
+        if rng.random() < 0.15:
+            walk[i] = walk[n - 1 - i] = False
+    assert regions.is_point_symmetric(walk)
+    try:
+        cut = regions.kmeans_mirrored(walk, w, h, k, seed=1)
+    except ValueError:
+        return                                   # the half has more separate areas than k / 2: plain cut then
+    assert cut.half == k // 2
+    for i in range(n):
+        if walk[i]:
+            assert cut.labels[n - 1 - i] == (cut.labels[i] + cut.half) % cut.k
+    for lab in range(cut.k):
+        cells = [i for i, v in enumerate(cut.labels) if v == lab]
+        assert cells and connected(cells, w)
+    rank = cut.tie_rank()
+    assert sorted(rank) == list(range(cut.k))
+    model = Model(tuple(tuple(a) for a in cut.adjacency()), rank=rank)
+    for r in range(cut.k):                       # a region's neighbours in tie order: the image's, imaged
+        image = [(x + cut.half) % cut.k for x in model.adjacency[r]]
+        assert [rank[x] // 2 for x in image] == [rank[x] // 2 for x in model.adjacency[(r + cut.half) % cut.k]]
+    assert not regions.is_point_symmetric([True, True, False, False])
+
+
+def test_the_tie_order_lists_neighbours_and_routes():
+    model = Model(((1, 2), (0, 3), (0, 3), (1, 2)), rank=(0, 3, 1, 2))     # a ring 0-1-3-2-0; region 2 before 1
+    assert model.adjacency[0] == (2, 1) and model.nexthop[0, 3] == 2
+    assert Model(((1, 2), (0, 3), (0, 3), (1, 2))).nexthop[0, 3] == 1      # ascending by default
