@@ -276,3 +276,19 @@ def test_the_tie_order_lists_neighbours_and_routes():
     model = Model(((1, 2), (0, 3), (0, 3), (1, 2)), rank=(0, 3, 1, 2))     # a ring 0-1-3-2-0; region 2 before 1
     assert model.adjacency[0] == (2, 1) and model.nexthop[0, 3] == 2
     assert Model(((1, 2), (0, 3), (0, 3), (1, 2))).nexthop[0, 3] == 1      # ascending by default
+
+
+def test_expected_outcome_samples_hidden_groups_per_playout():
+    """Determinization in Expected Outcome: each playout starts from its own placement of the hidden groups."""
+    specs = [GroupSpec("b", 0, 200.0, 10.0), GroupSpec("r", 1, 150.0, 10.0)]
+    model = Model(((1,), (0, 2), (1, 3), (2,)))
+    s = new_state([1, 2], [200.0, 150.0])
+    plain = tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted", rng=np.random.default_rng(3))
+    still = tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted", rng=np.random.default_rng(3),
+                                     hidden={1: 0})
+    assert still.stats == plain.stats                  # a spread of 0 hops: every sample is the estimate
+    spread = [tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted",
+                                       rng=np.random.default_rng(3), hidden={1: 2}) for _ in range(2)]
+    assert spread[0] == spread[1]                      # seeded
+    assert spread[0].stats != plain.stats              # the placements vary, and so do the values
+    assert spread[0].playouts == 320
