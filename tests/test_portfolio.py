@@ -75,3 +75,14 @@ def test_the_portfolio_commander_in_a_one_sided_fight_attacks():
     specs = [GroupSpec("big", 0, 500.0, 20.0), GroupSpec("small", 1, 50.0, 5.0)]
     d = portfolio.portfolio_search(ROW, specs, new_state([1, 2], [500.0, 50.0]), 0, playouts=100)
     assert d.actions == {0: (MOVE, 2)} or d.value > 0.95
+
+
+def test_explain_names_the_portfolio_scripts():
+    from ai.records import CommanderDecision
+    from game.app.explain import commander_lines
+    rec = CommanderDecision(tick=90, team=0, profile="portfolio", algorithm="portfolio", playouts=40, iterations=6,
+                            value=0.6, groups=[["0:1", 3, 900.0]], orders=[[1, "move", 4]],
+                            stats=[["0:1 retreat", 4, 0.6], ["1:1 attack_nearest", 0, 0.6]], ms=1.0, view="fog")
+    lines = commander_lines(rec)
+    assert "  script 0:1 retreat: 4 other scripts tried, value 0.600" in lines
+    assert not any(line.startswith("  option") for line in lines)
