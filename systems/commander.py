@@ -83,10 +83,12 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     if fog is not None:
         estimate_unseen(world, viewer, members)
     specs, regions_now, hps, keys = [], [], [], []
+    rank = regs.tie_rank()
     for key in sorted(members):
         units = members[key]
         votes = collections.Counter(regs.region_of(int(p.x), int(p.y)) for p, _h, _w, _k in units)
-        region = min(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
+        region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
         if region < 0:
             continue
         hp = sum(h.hp for _p, h, _w, _k in units)
