@@ -29,6 +29,8 @@ are cached per (grid, doors, k, seed).
 """
 from __future__ import annotations
 
+import dataclasses
+
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -57,6 +59,18 @@ class Regions:
     edges: dict = field(default_factory=dict)     # (a, b) with a < b -> frozenset of door cells on the boundary
     sizes: tuple[int, ...] = ()
     iterations: int = 0
+    half: int = 0                                 # a mirrored cut: region r's image is (r + half) % k; else 0
+
+    def tie_rank(self) -> tuple[int, ...]:
+        """A tie-break order on regions that a mirrored cut's half turn keeps (region r and its image share
+        ``r mod half``, the image after it); plain region order for other cuts.
+
+        >>> kmeans_mirrored([True] * 12, 4, 3, k=4, seed=0).tie_rank()
+        (0, 2, 1, 3)
+        """
+        if not self.half:
+            return tuple(range(self.k))
+        return tuple((r % self.half) * 2 + r // self.half for r in range(self.k))
 
     def region_of(self, x: int, y: int) -> int:
         """The region of tile ``(x, y)``; -1 for a blocked tile or one off the map.
@@ -318,8 +332,15 @@ def kmeans(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
             labels = _assign(walk, width, centres)
             break
         centres = new
+    return _finish(walk, width, centres, labels, doors, iterations)
+
+
+def _finish(walk: list[bool], width: int, centres: list[int], labels: list[int], doors, iterations: int,
+            label_doors: bool = True) -> Regions:
+    """Doors join a region beside them (unless already labelled: ``label_doors`` False); then the region graph and
+    sizes (steps 8-9 of the rules)."""
     n = len(walk)
-    for d in sorted(doors):                         # a door joins the lowest-numbered region beside it
+    for d in sorted(doors) if label_doors else ():                         # a door joins the lowest-numbered region beside it
         x = d % width
         beside = [labels[c] for c, ok in ((d - 1, x > 0), (d + 1, x < width - 1), (d - width, d >= width),
                                            (d + width, d + width < n)) if ok and labels[c] >= 0 and walk[c]]
@@ -343,24 +364,66 @@ def kmeans(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
                 elif prev and door_cells:
                     edges[(a, b)] = prev | door_cells
     sizes = tuple(sum(1 for lab in labels if lab == i) for i in range(len(centres)))
-    return Regions(width, height, len(centres), tuple((c % width, c // width) for c in centres), tuple(labels),
+    return Regions(width, len(walk) // width, len(centres), tuple((c % width, c // width) for c in centres), tuple(labels),
                    dict(sorted(edges.items())), sizes, iterations)
+
+
+def is_point_symmetric(walk: list[bool], doors: frozenset = frozenset()) -> bool:
+    """Whether the grid (walkable cells and doors) is its own image under a half turn about the map's centre.
+
+    >>> is_point_symmetric([True, False, False, True]), is_point_symmetric([True, True, False, False])
+    (True, False)
+    """
+    n = len(walk)
+    return all(walk[i] == walk[n - 1 - i] for i in range(n)) and all(n - 1 - d in doors for d in doors)
+
+
+def kmeans_mirrored(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
+                    doors: frozenset = frozenset(), max_iterations: int = MAX_ITERATIONS) -> Regions:
+    """A cut of a point-symmetric map that is point-symmetric too (fair to both sides of a mirror match): ``kmeans``
+    with ``k // 2`` regions on the first half of the cells in row-major order (cell ``i`` with ``i < n - 1 - i``),
+    each region ``r`` of it mirrored as region ``r + k // 2`` on the other half. Needs an even ``k`` and an even
+    number of cells (no cell is its own image); raises ``ValueError`` otherwise, or when the half holds more separate
+    areas than ``k // 2``.
+
+    >>> cut = kmeans_mirrored([True] * 12, 4, 3, k=4, seed=0)          # an open 4 x 3 field
+    >>> [cut.labels[i] for i in range(12)] == [(cut.labels[11 - i] + 2) % 4 for i in range(12)]
+    True
+    >>> cut.centres[0], cut.centres[2]                                # centre r and r + k/2: images of each other
+    ((1, 0), (2, 2))
+    """
+    n = len(walk)
+    if k % 2 or n % 2:
+        raise ValueError("a mirrored cut needs an even k and an even number of cells")
+    half_k = k // 2
+    half = [w and i < n - 1 - i for i, w in enumerate(walk)]
+    cut = kmeans(half, width, height, half_k, seed, frozenset(d for d in doors if d < n - 1 - d), max_iterations)
+    labels = list(cut.labels)
+    for i in range(n // 2, n):
+        j = n - 1 - i
+        labels[i] = labels[j] + cut.k if labels[j] >= 0 else -1
+    centres = [y * width + x for x, y in cut.centres]
+    centres += [n - 1 - c for c in centres]
+    out = _finish([w and i not in doors for i, w in enumerate(walk)], width, centres, labels, doors, cut.iterations,
+                  label_doors=False)           # each half's doors were labelled in it (a min across halves is not fair)
+    return dataclasses.replace(out, half=half_k)
 
 
 _CACHE: dict = {}
 
 
 def regions_for(walk: list[bool], width: int, height: int, k: int, seed: int = 0,
-                doors: frozenset = frozenset()) -> Regions:
-    """``kmeans`` cached per (grid, doors, k, seed): a map is cut once per process.
+                doors: frozenset = frozenset(), mirrored: bool = False) -> Regions:
+    """``kmeans`` (``kmeans_mirrored`` when ``mirrored``) cached per (grid, doors, k, seed): a map is cut once per
+    process.
 
     >>> walk = [True] * 12
     >>> regions_for(walk, 4, 3, 2) is regions_for(walk, 4, 3, 2)
     True
     """
-    key = (bytes(walk), width, height, k, seed, doors)
+    key = (bytes(walk), width, height, k, seed, doors, mirrored)
     got = _CACHE.get(key)
     if got is None:
-        got = kmeans(walk, width, height, k, seed, doors)
+        got = (kmeans_mirrored if mirrored else kmeans)(walk, width, height, k, seed, doors)
         _CACHE[key] = got
     return got

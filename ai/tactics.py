@@ -17,8 +17,9 @@ groups in proportion to their hit points; attacking groups fire at full rate,
 holding groups at 0.9 and take 0.8 of the damage, moving groups fire at 0.5).
 
 **Evaluation** by force balance from one team's view, in [0, 1]:
-``strength`` (hit points x damage rate, Lanchester strength; default), ``hp`` or
-``count``.
+``strength`` (hit points x damage rate, Lanchester strength; default), ``hp``,
+``count``, or ``ltd2`` (SparCraft's LTD2: the sum over units of sqrt(hp) x damage
+rate, own minus enemy, scaled into [0, 1] by the total at full strength).
 
 **Expected Outcome**: flat Monte Carlo over the searching team's
 joint assignments (all of them, or a seeded sample when there are more than
@@ -59,7 +60,7 @@ HOLD, ATTACK, MOVE = 0, 1, 2
 TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
 FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
 TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
-EVALUATIONS = ("strength", "hp", "count")
+EVALUATIONS = ("strength", "hp", "count", "ltd2")
 POLICIES = ("random", "scripted")
 
 
@@ -84,7 +85,9 @@ class GroupSpec:
 @dataclass(frozen=True)
 class Model:
     """The region graph and the model's settings: ``adjacency`` (region -> adjacent regions), the seconds one
-    simulate step covers and its sub-steps, the evaluation (``strength``, ``hp`` or ``count``). Built with it:
+    simulate step covers and its sub-steps, the evaluation (``strength``, ``hp``, ``count`` or ``ltd2``), and
+    ``rank``, the tie-break order of regions (each region's neighbours are listed, and shortest routes found, in
+    that order; default ascending: a mirrored map's cut passes one its half turn keeps). Built with it:
     ``hops`` (region graph distances, 10**6 = unreachable) and ``nexthop`` (first region of a shortest route).
 
     >>> model = Model(((1,), (0, 2), (1,)))
@@ -93,19 +96,23 @@ class Model:
     >>> Model(((),), evaluation="morale")
     Traceback (most recent call last):
     ...
-    ValueError: evaluation must be one of strength, hp, count
+    ValueError: evaluation must be one of strength, hp, count, ltd2
     """
     adjacency: tuple                      # region -> tuple of adjacent regions
     step_seconds: float = 10.0
     substeps: int = 3
     evaluation: str = "strength"
+    rank: tuple = None                    # tie-break order of regions (None: ascending); neighbours are listed by it
+    tie: tuple = field(default=None, compare=False, repr=False)            # ``rank`` or ascending: ties go low
     hops: np.ndarray = field(default=None, compare=False, repr=False)      # (R, R) region graph distance
     nexthop: np.ndarray = field(default=None, compare=False, repr=False)   # (R, R) first step on a shortest route
 
     def __post_init__(self):
         if self.evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
-        adj = tuple(tuple(sorted(a)) for a in self.adjacency)
+        rank = self.rank if self.rank is not None else tuple(range(len(self.adjacency)))
+        object.__setattr__(self, "tie", tuple(rank))
+        adj = tuple(tuple(sorted(a, key=lambda r: (rank[r], r))) for a in self.adjacency)
         object.__setattr__(self, "adjacency", adj)
         r = len(adj)
         hops = np.full((r, r), 10 ** 6, dtype=np.int64)
@@ -251,11 +258,29 @@ def simulate(model: Model, specs, state: State) -> None:
                 state.hp[g] = max(0.0, state.hp[g] - damage[g])
 
 
+def ltd2_value(spec: GroupSpec, hp: float) -> float:
+    """LTD2 of one group (Churchill, Saffidine and Buro 2012; SparCraft): the sum over its units of
+    sqrt(unit hp) x the unit's damage rate. The abstract state keeps a group's total hit points only, so its
+    ``ceil(hp / unit_hp)`` live units are taken to share them evenly, each dealing ``dps * unit_hp / max_hp``:
+    ``sqrt(units * hp) * dps * unit_hp / max_hp``.
+
+    >>> spec = GroupSpec("blue", 0, max_hp=400.0, dps=20.0, unit_hp=100.0)     # four units of 100 hp, 5 dps each
+    >>> ltd2_value(spec, 400.0), ltd2_value(spec, 100.0), ltd2_value(spec, 0.0)  # 4 x sqrt(100) x 5; 1 x 10 x 5
+    (200.0, 50.0, 0.0)
+    """
+    if hp <= 0:
+        return 0.0
+    units = math.ceil(hp / spec.unit_hp - 1e-9)
+    return math.sqrt(units * hp) * spec.dps * spec.unit_hp / spec.max_hp
+
+
 def evaluate(model: Model, specs, state: State, team: int) -> float:
     """Force balance from ``team``'s view in [0, 1] (0.5 = even).
 
     Per live group ``strength`` counts ``hp * dps * hp / max_hp``, ``hp`` its hit points, ``count`` its units
-    left; the result is ``mine / (mine + theirs)``.
+    left; the result is ``mine / (mine + theirs)``. ``ltd2`` is a difference, as in SparCraft: ``0.5 + (mine -
+    theirs) / (2 * full)`` with ``full`` the LTD2 of every group at full strength, so it orders states exactly as
+    LTD2's own-minus-enemy does (a ratio would not: 30 against 10 and 120 against 100).
 
     >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
     >>> specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
@@ -265,6 +290,11 @@ def evaluate(model: Model, specs, state: State, team: int) -> float:
     >>> evaluate(Model(model.adjacency, evaluation="hp"), specs, new_state([0, 1], [100.0, 100.0]), 0)
     0.5
     """
+    if model.evaluation == "ltd2":
+        mine = sum(ltd2_value(spec, hp) for spec, hp in zip(specs, state.hp) if spec.team == team)
+        theirs = sum(ltd2_value(spec, hp) for spec, hp in zip(specs, state.hp) if spec.team != team)
+        full = sum(ltd2_value(spec, spec.max_hp) for spec in specs)
+        return 0.5 if full <= 0 else 0.5 + (mine - theirs) / (2.0 * full)
     mine = theirs = 0.0
     for spec, hp in zip(specs, state.hp):
         if hp <= 0:
@@ -281,6 +311,26 @@ def evaluate(model: Model, specs, state: State, team: int) -> float:
             theirs += v
     total = mine + theirs
     return 0.5 if total <= 0 else mine / total
+
+
+def determinize(model: Model, state: State, hidden: dict, rng) -> State:
+    """A copy of ``state`` with each hidden group ``g`` (``hidden = {g: hops}``) placed in a region drawn uniformly
+    from those within ``hops`` region hops of where it is estimated (seed 001, p. 52: hidden units sampled for a
+    playout instead of known). Groups are drawn in ascending order, one ``rng.integers`` each.
+
+    >>> model = Model(((1,), (0, 2), (1,)))          # three regions in a row: 0 - 1 - 2
+    >>> s = new_state([0, 1], [200.0, 100.0])
+    >>> sorted({determinize(model, s, {1: 1}, np.random.default_rng(k)).region[1] for k in range(40)})
+    [0, 1, 2]
+    >>> determinize(model, s, {1: 0}, np.random.default_rng(0)).region, s.region     # 0 hops: where it is
+    ([0, 1], [0, 1])
+    """
+    out = state.copy()
+    for g in sorted(hidden):
+        around = np.flatnonzero(model.hops[state.region[g]] <= int(hidden[g]))
+        out.region[g] = int(around[int(rng.integers(len(around)))])
+        out.target[g] = out.region[g]
+    return out
 
 
 def alive_teams(specs, state: State) -> set:
@@ -398,6 +448,7 @@ class Batch:
         self.dps = np.array([s.dps for s in specs], dtype=np.float64)
         self.unit_hp = np.array([s.unit_hp for s in specs], dtype=np.float64)
         self.mobile = np.array([s.mobile for s in specs], dtype=bool)
+        self._ltd2_full = sum(ltd2_value(s, s.max_hp) for s in specs)
         self.teams = int(self.team.max()) + 1 if self.g else 1
         self.region = np.repeat(np.array([st.region for st in states], dtype=np.int64), reps, axis=0)
         self.hp = np.repeat(np.array([st.hp for st in states], dtype=np.float64), reps, axis=0)
@@ -489,6 +540,14 @@ class Batch:
         """
         hp = self.hp
         ev = self.model.evaluation
+        if ev == "ltd2":
+            per_unit = self.dps * self.unit_hp / self.max_hp
+            units = np.ceil(np.maximum(hp, 0.0) / self.unit_hp - 1e-9)
+            v = np.where(hp > 0, np.sqrt(np.maximum(units * hp, 0.0)) * per_unit, 0.0)
+            mine = v[:, self.team == team].sum(axis=1)
+            theirs = v[:, self.team != team].sum(axis=1)
+            full = self._ltd2_full
+            return 0.5 + (mine - theirs) / (2.0 * full) if full > 0 else np.full(self.b, 0.5)
         if ev == "strength":
             v = hp * self.dps * (hp / self.max_hp)
         elif ev == "hp":
@@ -708,11 +767,12 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
 
 def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: int = 2000, batch: int = 8,
                      horizon: int = 3, policy: str = "random", rng=None, cap: int = 64, time_budget: float = 0.0,
-                     clock=None) -> Decision:
+                     clock=None, hidden=None) -> Decision:
     """Flat Monte Carlo over joint assignments of the searching team's groups (Expected Outcome).
 
     The playouts are split evenly over the joint actions (round robin, ``batch`` at a time) and run in numpy
-    batches of many joint actions at once. More than ``cap`` joint actions -> a seeded sample of ``cap``. Rules:
+    batches of many joint actions at once. More than ``cap`` joint actions -> a seeded sample of ``cap``.
+    ``hidden`` ({group: hops}): each playout starts from its own ``determinize`` sample of the hidden groups. Rules:
     docs/rules/commander.md, section 6. Walking into the enemy's region (firing at half rate) is the worst option
     here:
 
@@ -765,8 +825,13 @@ def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: 
             cursor += 1
         if not take:
             break
-        values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
-                              [horizon - 1] * len(take), policy, rng, batch)
+        if hidden:                               # one sampled placement of the hidden groups per playout
+            rows = [determinize(model, starts[i], hidden, rng) for i in take for _ in range(batch)]
+            values = playout_many(model, specs, rows, team, order, [len(mine)] * len(rows), [horizon - 1] * len(rows),
+                                  policy, rng, 1).reshape(len(take), batch)
+        else:
+            values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
+                                  [horizon - 1] * len(take), policy, rng, batch)
         for i, row in zip(take, values):
             totals[i] += float(row.sum())
             counts[i] += batch

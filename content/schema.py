@@ -12,6 +12,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from ai import bt
+from ai.portfolio import SCRIPTS as PORTFOLIO_SCRIPTS
 
 ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 Byte = Annotated[int, Field(ge=0, le=255)]
@@ -180,6 +181,7 @@ class TeamDef(Strict):
 
 MAX_PLAYOUTS = 10_000
 MAX_LEAVES_PER_BATCH = 1250     # playouts / batch: tree leaves (UCT) or rounds (EO) one decision runs
+MAX_PORTFOLIO_PLAYOUTS = 1000   # the portfolio search's playouts run one at a time (plain Python, not batched)
 
 
 class CommanderDef(Strict):
@@ -191,9 +193,10 @@ class CommanderDef(Strict):
     one decision within 2 s on one core (docs/rules/commander.md has the measurements)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios and `rts tournament` refer to")
     name: str = Field(default="", max_length=60, description="display name")
-    algorithm: Literal["uct", "eo", "scripted"] = Field(
-        default="uct", description="uct: bandit tree search; eo: flat Monte Carlo (Expected Outcome); scripted: "
-                                   "every squad attacks the nearest enemy squad")
+    algorithm: Literal["uct", "eo", "portfolio", "scripted"] = Field(
+        default="uct", description="uct: bandit tree search; eo: flat Monte Carlo (Expected Outcome); portfolio: "
+                                   "greedy search over scripted squad behaviours (SparCraft's Portfolio Greedy "
+                                   "Search); scripted: every squad attacks the nearest enemy squad")
     playouts: int = Field(default=2000, ge=1, le=MAX_PLAYOUTS,
                           description="search budget in abstract playouts (deterministic: never wall-clock); at most "
                                       f"{MAX_LEAVES_PER_BATCH} x batch. At every maximum (10,000 playouts, horizon 6, "
@@ -203,11 +206,26 @@ class CommanderDef(Strict):
     playout: Literal["random", "scripted"] = Field(default="scripted", description="playout policy for both sides")
     batch: int = Field(default=8, ge=1, le=1024, description="playouts per tree leaf (run together)")
     leaves: int = Field(default=8, ge=1, le=256, description="tree leaves gathered per numpy batch")
-    evaluation: Literal["strength", "hp", "count"] = Field(
-        default="strength", description="force balance: hit points x damage rate, hit points, or unit count")
+    evaluation: Literal["strength", "hp", "count", "ltd2"] = Field(
+        default="strength", description="force balance: hit points x damage rate, hit points, or unit count (each "
+                                        "own / (own + enemy)); ltd2: SparCraft's LTD2, the sum over units of "
+                                        "sqrt(hp) x damage rate, own minus enemy")
     step_seconds: float = Field(default=10.0, gt=0, le=120, description="game seconds one simulate step covers")
     every: int = Field(default=90, ge=1, le=100_000, description="ticks between decisions")
     regions: int = Field(default=20, ge=1, le=64, description="how many regions the map is cut into (k-means)")
+    portfolio: list[Literal[PORTFOLIO_SCRIPTS]] = Field(
+        default=list(PORTFOLIO_SCRIPTS), min_length=1, max_length=len(PORTFOLIO_SCRIPTS),
+        description="portfolio search: the scripts a squad may follow, the first the default every squad starts on")
+    iterations: int = Field(default=1, ge=1, le=10, description="portfolio search: greedy improvement passes over "
+                                                                 "the squads per improvement")
+    responses: int = Field(default=0, ge=0, le=5, description="portfolio search: times the opponent's scripts are "
+                                                              "improved against ours (ours again after each)")
+    determinize: bool = Field(default=False, description="portfolio and eo: sample where hidden enemy squads are "
+                                                         "for each playout instead of planning on one estimate")
+    samples: int = Field(default=4, ge=1, le=32, description="portfolio search with determinize: sampled states "
+                                                            "each evaluation averages (one playout each)")
+    hidden_spread: int = Field(default=2, ge=0, le=6, description="determinize: a hidden squad is sampled in a "
+                                                                 "region at most this many hops from its estimate")
     sees_all: bool = Field(default=False, description="ignore fog of war: its team's deciders see every enemy "
                                                       "(a difficulty option; `rts explain` says so)")
 
@@ -218,6 +236,18 @@ class CommanderDef(Strict):
             raise ValueError("time_budget_ms is gone: a commander's search is bounded by 'playouts' only, so two "
                              "runs of a seed decide alike (remove the key; raise playouts for a stronger search)")
         return data
+
+    @model_validator(mode="after")
+    def _portfolio_and_sampling(self):
+        if len(set(self.portfolio)) != len(self.portfolio):
+            raise ValueError("portfolio names a script twice")
+        if self.algorithm == "portfolio" and self.playouts > MAX_PORTFOLIO_PLAYOUTS:
+            raise ValueError(f"playouts {self.playouts}: the portfolio search runs at most {MAX_PORTFOLIO_PLAYOUTS} "
+                             f"(its playouts are not batched)")
+        if self.determinize and self.algorithm not in ("portfolio", "eo"):
+            raise ValueError(f"determinize works with algorithm portfolio or eo, not {self.algorithm} (a UCT tree "
+                             f"holds the opponents' moves for one placement)")
+        return self
 
     @model_validator(mode="after")
     def _bounded_rounds(self):

@@ -1,8 +1,9 @@
 """NPC brains in the tick: perception facts in, ledger submissions out, a decision record per decision.
 
 ``BrainSystem`` runs first among the deciders. An NPC decides when its
-staggered slot comes round (every ``think_every`` ticks, offset by entity id,
-so a thousand NPCs do not all decide on the same tick), and also on the very
+staggered slot comes round (every ``think_every`` ticks, offset by its rank
+among its team's NPCs by entity id, so a thousand NPCs do not all decide on the
+same tick, and mirror-image NPCs of two teams decide on the same ticks), and also on the very
 next tick after something it waits for happened: one of its ledger actions
 ended, its mode ended, or a switch is waiting for the old mode's actions to be
 released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
@@ -72,15 +73,20 @@ class BrainSystem(Decider):
         log = world.decisions
         slow = world.think_every
         thinkers = []
+        slots: dict = {}                 # team -> brains of that team met so far (ascending entity id)
         for eid, (brain, ctl, team) in sorted(esper.get_components(BrainState, Controller, Team)):
             if ctl.ai != "brain":
                 continue
             bdef = brains.get(brain.brain)
             if bdef is None:
                 continue
+            # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same
+            # ticks (an entity id offset would not: the other team's ids are shifted by the first team's count)
+            slot = slots.get(team.team, 0)
+            slots[team.team] = slot + 1
             # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken
             if not (brain.wake or brain.pending or brain.status != RUNNING or
-                    (eid + tick) % (bdef.think_every * slow[team.team]) == 0):
+                    (slot + tick) % (bdef.think_every * slow[team.team]) == 0):
                 continue
             brain.wake = False
             if brain.inbox:

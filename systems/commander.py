@@ -5,7 +5,9 @@ profile: the map's regions (ai/regions, cut once per map), the region graph
 with the doors as they are now, and one group per squad (its members' most
 common region, their hit points and damage rate) make the abstract state;
 the profile's algorithm (UCT, Expected Outcome or scripted attack-nearest,
-ai/tactics) picks an action per group; each becomes an ``order`` action on the
+ai/tactics; Portfolio Greedy Search, ai/portfolio) picks an action per group
+(with ``determinize``, the enemy squads the team does not see now are sampled
+near their estimate in each playout); each becomes an ``order`` action on the
 squad's entity (hold / attack / move, a region and its centre) submitted to
 the ledger — only when it changed. The NPCs read their squad's order as
 facts (``intent_*``). Search budgeted by playouts is deterministic (its RNG is
@@ -21,6 +23,7 @@ import time
 import esper
 import numpy as np
 
+from ai import portfolio as portfolio_search
 from ai import regions as region_cut
 from ai import tactics
 from ai.records import CommanderDecision
@@ -42,7 +45,14 @@ def map_regions(world, k: int) -> region_cut.Regions:
     walk = [LEGEND[ch].passable for row in tmap.rows for ch in row]
     doors = frozenset(y * tmap.width + x for y, row in enumerate(tmap.rows) for x, ch in enumerate(row)
                       if LEGEND[ch].door is not None)
-    world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
+    # a point-symmetric map gets a point-symmetric cut (a mirror match is fair to both sides; needs an even k)
+    mirrored = k % 2 == 0 and len(walk) % 2 == 0 and region_cut.is_point_symmetric(walk, doors)
+    try:
+        world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors, mirrored)
+    except ValueError:
+        if not mirrored:
+            raise
+        world.region_cuts[k] = region_cut.regions_for(walk, tmap.width, tmap.height, k, REGION_SEED, doors)
     return world.region_cuts[k]
 
 
@@ -73,10 +83,12 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     if fog is not None:
         estimate_unseen(world, viewer, members)
     specs, regions_now, hps, keys = [], [], [], []
+    rank = regs.tie_rank()
     for key in sorted(members):
         units = members[key]
         votes = collections.Counter(regs.region_of(int(p.x), int(p.y)) for p, _h, _w, _k in units)
-        region = min(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
+        region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
         if region < 0:
             continue
         hp = sum(h.hp for _p, h, _w, _k in units)
@@ -120,6 +132,19 @@ def estimate_unseen(world, viewer: int, members: dict) -> None:
                         for _ in range(spawn.count))
 
 
+def hidden_groups(world, viewer: int | None, keys: list) -> list[int]:
+    """The indexes (into ``keys``) of the enemy squads ``viewer`` sees no member of now: where they are is a memory
+    or an estimate (``abstract``). Empty without fog of war or for a viewer that sees everything."""
+    if viewer is None or not world.fog.enabled:
+        return []
+    fog = world.fog
+    seen = set()
+    for _eid, (team, squad, pos) in sorted(esper.get_components(Team, Squad, Position)):
+        if world.enemies(viewer, team.team) and fog.sees(viewer, pos.x, pos.y):
+            seen.add((team.team, squad.squad))
+    return [g for g, key in enumerate(keys) if world.enemies(viewer, key[0]) and key not in seen]
+
+
 class CommanderSystem(Decider):
     def run(self, world):
         profiles = world.content.commanders
@@ -135,9 +160,14 @@ class CommanderSystem(Decider):
 def decide(world, team: int, profile) -> CommanderDecision:
     """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
     regs = map_regions(world, profile.regions)
-    adjacency, specs, state, keys = abstract(world, regs, viewer=None if team in world.sees_all else team)
-    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation)
+    viewer = None if team in world.sees_all else team
+    adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
+    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
+                          regs.tie_rank())
     rng = np.random.default_rng([world.seed, team, world.tick])
+    # determinization: the squads the team does not see now are sampled near their estimate in each playout
+    hidden = ({g: profile.hidden_spread for g in hidden_groups(world, viewer, keys)}
+              if profile.determinize else None)
     started = time.perf_counter()
     if profile.algorithm == "uct":
         decision = tactics.uct(model, specs, state, team, playouts=profile.playouts, batch=profile.batch,
@@ -146,7 +176,12 @@ def decide(world, team: int, profile) -> CommanderDecision:
     elif profile.algorithm == "eo":
         decision = tactics.expected_outcome(model, specs, state, team, playouts=profile.playouts,
                                             batch=profile.batch, horizon=profile.horizon, policy=profile.playout,
-                                            rng=rng)
+                                            rng=rng, hidden=hidden)
+    elif profile.algorithm == "portfolio":
+        decision = portfolio_search.portfolio_search(
+            model, specs, state, team, playouts=profile.playouts, iterations=profile.iterations,
+            responses=profile.responses, horizon=profile.horizon, portfolio=profile.portfolio, hidden=hidden,
+            samples=profile.samples if hidden else 1, rng=rng)
     else:
         decision = tactics.scripted(model, specs, state, team)
     elapsed_ms = (time.perf_counter() - started) * 1000.0

@@ -122,6 +122,7 @@ class Perception:
         self._pickups_version = -1
         self._orders_tick = -1
         self._orders_by: dict = {}
+        self._squad_slot: dict = {}
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
         for t in spawns:
@@ -359,6 +360,12 @@ class Perception:
         if self._orders_tick != self.world.tick:
             self._orders_by = {(o.team, o.squad): o for _e, o in esper.get_component(SquadOrder)}
             self._orders_tick = self.world.tick
+            counts: dict = {}           # each unit's rank in its squad (by entity id): where it stands at the order
+            self._squad_slot = {}
+            for eid, (team, squad) in sorted(esper.get_components(Team, Squad)):
+                key = (team.team, squad.squad)
+                self._squad_slot[eid] = counts.get(key, 0)
+                counts[key] = self._squad_slot[eid] + 1
         return self._orders_by
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
@@ -370,7 +377,10 @@ class Perception:
             return
         # squad members spread over the tiles around the order's point instead of piling onto one
         nav = self.world.nav
-        dx, dy = SPREAD[eid % len(SPREAD)]
+        # by rank in the squad, turned with the team's home quarter: mirror-image squads spread as mirror images
+        dx, dy = SPREAD[self._squad_slot.get(eid, 0) % len(SPREAD)]
+        for _ in range(self.world.turns[team]):
+            dx, dy = -dy, dx
         ix, iy = order.x + dx, order.y + dy
         if not nav.is_walkable(int(ix), int(iy)):
             ix, iy = order.x, order.y

@@ -1,8 +1,9 @@
 """The scripted 'attack nearest' decider, so whole matches play out before smarter brains exist.
 
 It only reads the world and submits actions to the ledger. Each unit thinks
-every ``PERIOD`` ticks, staggered by entity id so a big army does not decide
-all at once: reload when the clip is empty, fetch ammunition when none is
+every ``PERIOD`` ticks, staggered by its rank among its team's scripted units
+(by entity id) so a big army does not decide all at once and mirror-image units
+of two teams decide on the same tick: reload when the clip is empty, fetch ammunition when none is
 left, otherwise attack the nearest enemy unit it sees (switching when another is
 much closer), or the nearest enemy building it knows once none is in sight, or,
 knowing of none, attack-move to where the enemy was last seen or should be (fog
@@ -28,8 +29,15 @@ class ScriptedAISystem(Decider):
         tick = world.tick
         ledger = world.ledger
         strategic = world.strategic_teams
-        thinkers = [(eid, c) for eid, c in esper.get_components(Controller, Team, Position, Ammo, Weapon)
-                    if (eid + tick) % (PERIOD * world.think_every[c[1].team]) == 0 and c[0].ai == "scripted" and c[1].team not in strategic]
+        thinkers = []
+        slots: dict = {}                 # stagger by rank within the team (mirror-image units think on the same tick)
+        for eid, c in sorted(esper.get_components(Controller, Team, Position, Ammo, Weapon)):
+            if c[0].ai != "scripted" or c[1].team in strategic:
+                continue
+            slot = slots.get(c[1].team, 0)
+            slots[c[1].team] = slot + 1
+            if (slot + tick) % (PERIOD * world.think_every[c[1].team]) == 0:
+                thinkers.append((eid, c))
         for eid, (ctl, team, pos, ammo, weapon) in sorted(thinkers):
             current = ledger.current(eid)
             if current is not None and current.kind in ("reload", "pickup"):

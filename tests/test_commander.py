@@ -6,7 +6,7 @@ import sys
 import esper
 import pytest
 
-from components import BrainState, Squad, SquadOrder, Team
+from components import BrainState, Position, Squad, SquadOrder, Team
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
 from systems.commander import abstract, map_regions, squad_entities
@@ -86,6 +86,11 @@ def test_abstraction_groups_squads_by_region_and_closed_doors_cut_edges(content)
     ('regions = 200', "Input should be less than or equal to 64"),
     ('playouts = 10000\nbatch = 1', "playouts 10000 with batch 1 is 10000 search rounds; at most 1250 (raise batch "
                                     "to at least 8 or lower playouts)"),
+    ('algorithm = "portfolio"\nplayouts = 5000', "playouts 5000: the portfolio search runs at most 1000"),
+    ('algorithm = "portfolio"\nportfolio = ["hold", "hold"]', "portfolio names a script twice"),
+    ('algorithm = "portfolio"\nportfolio = ["charge"]', "Input should be 'attack_nearest', 'attack_weakest'"),
+    ('determinize = true', "determinize works with algorithm portfolio or eo, not uct"),
+    ('algorithm = "portfolio"\niterations = 50', "Input should be less than or equal to 10"),
 ])
 def test_a_commander_profile_is_bounded_in_playouts_never_wall_clock(tmp_path, profile, message):
     """The work of one decision is bounded by the schema, and never by a clock (so a seed always decides alike)."""
@@ -118,7 +123,7 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     assert [g["a_team"] for g in out["results"]] == [0, 1]               # sides alternate
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
-        "error: --a/--b: unknown commander profile 'nope' (known: eo, scripted, uct, uct_easy, uct_hard, uct_small; strategy "
+        "error: --a/--b: unknown commander profile 'nope' (known: eo, portfolio, portfolio_fog, scripted, uct, uct_easy, uct_hard, uct_ltd2, uct_small; strategy "
         "profiles: heavy_rush, macro, scout_rush, worker_rush)"]
 
 
@@ -128,3 +133,47 @@ def test_scenarios_pit_uct_against_each_other_commander(content):
     for sid, pair in expected.items():
         assert tuple(t.commander for t in content.scenarios[sid].teams) == pair
     assert content.commanders["eo"].playouts == content.commanders["uct"].playouts      # equal playouts
+
+
+def test_the_portfolio_commander_orders_squads_within_its_playout_budget(content):
+    runs = []
+    for _ in range(2):
+        world = World(content, "skirmish", 4, commanders={0: "portfolio", 1: "scripted"})
+        try:
+            world.run(200)
+            records = world.decisions.records("commander", 0)
+            assert records and all(r.algorithm == "portfolio" for r in records)
+            assert all(0 < r.playouts <= content.commanders["portfolio"].playouts for r in records)
+            assert records[0].orders and all(kind in ("hold", "move", "attack") for _s, kind, _r in records[0].orders)
+            runs.append(([(r.orders, r.stats) for r in records], world.summary()["sync_hash"]))
+        finally:
+            world.close()
+    assert runs[0] == runs[1]                                            # deterministic: playouts, never a clock
+
+
+@pytest.mark.parametrize("profile", ["portfolio_fog", "uct"])
+def test_decisions_under_fog_do_not_depend_on_hidden_truth(content, profile):
+    """Red's squads are where Blue cannot see them: moving them about changes nothing Blue decides (its state holds
+    estimates and, with determinization, samples drawn from the world's seed), while the truth did change."""
+    from systems.commander import decide, hidden_groups
+    decisions, truths = [], []
+    for swap in (False, True):
+        world = World(content, "skirmish", 2, commanders={0: profile, 1: "scripted"})
+        try:
+            world.activate()
+            if swap:                     # red's riflemen and scouts trade places (all out of Blue's sight)
+                red = {s: [p for _e, (p, t, q) in sorted(esper.get_components(Position, Team, Squad))
+                           if t.team == 1 and q.squad == s] for s in (1, 3)}
+                for a, b in zip(red[1], red[3]):
+                    assert not world.fog.sees(0, a.x, a.y) and not world.fog.sees(0, b.x, b.y)
+                    a.x, b.x, a.y, b.y = b.x, a.x, b.y, a.y
+            regs = map_regions(world, content.commanders[profile].regions)
+            _adj, _specs, fogged, keys = abstract(world, regs, viewer=0)
+            assert hidden_groups(world, 0, keys) == [g for g, k in enumerate(keys) if k[0] == 1]
+            rec = decide(world, 0, content.commanders[profile])
+            decisions.append((fogged, rec.orders, rec.stats, rec.groups, rec.value))
+            truths.append(abstract(world, regs)[2])
+        finally:
+            world.close()
+    assert truths[0] != truths[1]                                        # the hidden truth differs...
+    assert decisions[0] == decisions[1]                                  # ...and no decision shows it

@@ -43,3 +43,29 @@ def test_a_mirror_match_stays_mirrored_until_the_first_random_draw(content):
         assert sum(world.alive_per_team()) > 60 and sum(world.buildings_per_team()) >= 20   # a real economy by then
     finally:
         world.close()
+
+
+def test_a_skirmish_mirror_with_deterministic_commanders_stays_mirrored_until_the_first_random_draw(content):
+    """The skirmish map is point-symmetric: its region cut is too (systems/commander.map_regions), the NPCs and
+    scripted units of both teams think on mirror-image ticks, squads spread round their orders as mirror images,
+    and the searches break ties in an order the half turn keeps (ai/tactics Model.rank). The attack-nearest and the
+    portfolio commanders draw nothing at random, so both sides stay mirror images until the first hit roll."""
+    from systems.commander import map_regions
+    for commander in ("scripted", "portfolio"):
+        world = World(content, "skirmish", 1, commanders={0: commander, 1: commander})
+        try:
+            regs = map_regions(world, content.commanders[commander].regions)
+            n = len(regs.labels)
+            assert regs.half and all(regs.labels[n - 1 - i] == (regs.labels[i] + regs.half) % regs.k
+                                     for i in range(n) if regs.labels[i] >= 0)
+            start_rng = rng_state(world.rng)
+            ticks = 0
+            while ticks < 3000 and rng_state(world.rng) == start_rng:
+                world.step()
+                ticks += 1
+                assert side(world, 0, mirror=True) == side(world, 1, mirror=False), \
+                    f"{commander}: mirror broken at tick {world.tick}"
+            orders = [r.orders for r in world.decisions.all("commander")]
+            assert ticks > 200 and len(orders) >= 4 and orders[0]          # the commanders ordered squads about
+        finally:
+            world.close()

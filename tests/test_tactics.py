@@ -167,7 +167,7 @@ def test_simulate_attrition_moves_and_evaluation():
 def test_batched_simulation_matches_the_plain_python_one(seed):
     rng = np.random.default_rng(seed)
     adjacency = ((1, 2), (0, 3), (0, 3), (1, 2))
-    model = Model(adjacency, evaluation=["strength", "hp", "count"][seed % 3])
+    model = Model(adjacency, evaluation=["strength", "hp", "count", "ltd2"][seed % 4])
     specs = [GroupSpec(f"g{i}", i % 2, 100.0 + 10 * i, 5.0 + i, 25.0) for i in range(6)]
     s = new_state([int(x) for x in rng.integers(0, 4, 6)], [float(x) for x in rng.uniform(0, 150, 6)])
     for g in range(6):
@@ -180,6 +180,51 @@ def test_batched_simulation_matches_the_plain_python_one(seed):
         assert batch.region[b].tolist() == s.region
         assert np.allclose(batch.hp[b], s.hp)
         assert batch.evaluate(0)[b] == pytest.approx(tactics.evaluate(model, specs, s, 0))
+
+
+def ltd2_by_hand(specs, hp, team):
+    """SparCraft's LTD2 written out unit by unit: each group's live units share its hit points evenly."""
+    total = 0.0
+    for spec, h in zip(specs, hp):
+        units = int(np.ceil(h / spec.unit_hp - 1e-9)) if h > 0 else 0
+        per_unit_dps = spec.dps / (spec.max_hp / spec.unit_hp)
+        value = sum(np.sqrt(h / units) * per_unit_dps for _ in range(units))
+        total += value if spec.team == team else -value
+    return total
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 400.0), min_size=8, max_size=8))
+def test_ltd2_orders_states_as_own_minus_enemy_ltd2(hps):
+    """Any two states compare under the ltd2 evaluation as their LTD2 differences (own minus enemy) do."""
+    model = Model(((),), evaluation="ltd2")
+    specs = [GroupSpec("b0", 0, 400.0, 20.0, 100.0), GroupSpec("b1", 0, 200.0, 30.0, 50.0),
+             GroupSpec("r0", 1, 400.0, 20.0, 100.0), GroupSpec("r1", 1, 300.0, 12.0, 100.0)]
+    a = new_state([0] * 4, [min(h, spec.max_hp) for h, spec in zip(hps[:4], specs)])
+    b = new_state([0] * 4, [min(h, spec.max_hp) for h, spec in zip(hps[4:], specs)])
+    da, db = ltd2_by_hand(specs, a.hp, 0), ltd2_by_hand(specs, b.hp, 0)
+    va, vb = tactics.evaluate(model, specs, a, 0), tactics.evaluate(model, specs, b, 0)
+    assert 0.0 <= va <= 1.0 and 0.0 <= vb <= 1.0
+    if abs(da - db) > 1e-6:
+        assert (va > vb) == (da > db), (da, db, va, vb)
+    assert tactics.evaluate(model, specs, a, 1) == pytest.approx(1.0 - va)      # zero-sum
+    batch = tactics.Batch(model, specs, [a, b], 1)
+    assert np.allclose(batch.evaluate(0), [va, vb])
+
+
+def test_ltd2_prefers_spread_damage_less_and_differs_from_the_force_ratio():
+    """LTD2 values a unit by sqrt(hp) (a whole unit lost costs more than the same damage spread thin), and as a
+    difference it ranks 120 against 90 above 30 against 10, which a force ratio ranks the other way round."""
+    model = Model(((),), evaluation="ltd2")
+    spec = GroupSpec("r", 1, 400.0, 20.0, 100.0)
+    assert tactics.ltd2_value(spec, 300.0) == pytest.approx(3 * np.sqrt(100.0) * 5.0)   # 3 whole units: 150
+    assert tactics.ltd2_value(spec, 400.0) == pytest.approx(4 * np.sqrt(100.0) * 5.0)
+    ratio = Model(((),), evaluation="strength")
+    big = [GroupSpec("b", 0, 1200.0, 12.0, 100.0), GroupSpec("r", 1, 1200.0, 12.0, 100.0)]
+    near_even = new_state([0, 0], [1200.0, 900.0])      # LTD2 120 - 90
+    lopsided = new_state([0, 0], [300.0, 100.0])        # LTD2 30 - 10
+    assert tactics.evaluate(ratio, big, lopsided, 0) > tactics.evaluate(ratio, big, near_even, 0)
+    assert tactics.evaluate(model, big, near_even, 0) > tactics.evaluate(model, big, lopsided, 0)
 
 
 def pincer():
@@ -233,3 +278,58 @@ def test_time_budget_uses_the_callers_clock():
     ticks = iter(range(1000))
     d = tactics.uct(LINE, specs, s, 0, playouts=10 ** 6, leaves=8, time_budget=5, clock=lambda: next(ticks))
     assert 0 < d.iterations <= 5 * 8 and d.playouts < 10 ** 6     # the clock is read once per gathered batch
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 20), st.sampled_from([2, 4, 6]))
+def test_a_point_symmetric_map_gets_a_point_symmetric_cut(seed, k):
+    """Fair mirrors: the cut of a map that is its own image under a half turn is its own image too (region r's image
+    is r + k/2), every region is connected, and the tie order the searches use is kept by the half turn."""
+    rng = np.random.default_rng(seed)
+    w, h = 10, 6
+    n = w * h
+    walk = [True] * n
+    for i in range(n // 2):                      # random walls, mirrored
+        if rng.random() < 0.15:
+            walk[i] = walk[n - 1 - i] = False
+    assert regions.is_point_symmetric(walk)
+    try:
+        cut = regions.kmeans_mirrored(walk, w, h, k, seed=1)
+    except ValueError:
+        return                                   # the half has more separate areas than k / 2: plain cut then
+    assert cut.half == k // 2
+    for i in range(n):
+        if walk[i]:
+            assert cut.labels[n - 1 - i] == (cut.labels[i] + cut.half) % cut.k
+    for lab in range(cut.k):
+        cells = [i for i, v in enumerate(cut.labels) if v == lab]
+        assert cells and connected(cells, w)
+    rank = cut.tie_rank()
+    assert sorted(rank) == list(range(cut.k))
+    model = Model(tuple(tuple(a) for a in cut.adjacency()), rank=rank)
+    for r in range(cut.k):                       # a region's neighbours in tie order: the image's, imaged
+        image = [(x + cut.half) % cut.k for x in model.adjacency[r]]
+        assert [rank[x] // 2 for x in image] == [rank[x] // 2 for x in model.adjacency[(r + cut.half) % cut.k]]
+    assert not regions.is_point_symmetric([True, True, False, False])
+
+
+def test_the_tie_order_lists_neighbours_and_routes():
+    model = Model(((1, 2), (0, 3), (0, 3), (1, 2)), rank=(0, 3, 1, 2))     # a ring 0-1-3-2-0; region 2 before 1
+    assert model.adjacency[0] == (2, 1) and model.nexthop[0, 3] == 2
+    assert Model(((1, 2), (0, 3), (0, 3), (1, 2))).nexthop[0, 3] == 1      # ascending by default
+
+
+def test_expected_outcome_samples_hidden_groups_per_playout():
+    """Determinization in Expected Outcome: each playout starts from its own placement of the hidden groups."""
+    specs = [GroupSpec("b", 0, 200.0, 10.0), GroupSpec("r", 1, 150.0, 10.0)]
+    model = Model(((1,), (0, 2), (1, 3), (2,)))
+    s = new_state([1, 2], [200.0, 150.0])
+    plain = tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted", rng=np.random.default_rng(3))
+    still = tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted", rng=np.random.default_rng(3),
+                                     hidden={1: 0})
+    assert still.stats == plain.stats                  # a spread of 0 hops: every sample is the estimate
+    spread = [tactics.expected_outcome(model, specs, s, 0, playouts=320, policy="scripted",
+                                       rng=np.random.default_rng(3), hidden={1: 2}) for _ in range(2)]
+    assert spread[0] == spread[1]                      # seeded
+    assert spread[0].stats != plain.stats              # the placements vary, and so do the values
+    assert spread[0].playouts == 320

@@ -149,5 +149,8 @@ def commander_lines(rec: CommanderDecision) -> list[str]:
     for squad, kind, region in rec.orders:
         out.append(f"  order: squad {squad} {kind} region {region}")
     for label, visits, mean in rec.stats[:8]:
-        out.append(f"  option {label}: {visits} playouts, mean {mean:.3f}")
+        if rec.algorithm == "portfolio":      # Portfolio Greedy Search: each group's script (ours, then expected)
+            out.append(f"  script {label}: {visits} other scripts tried, value {mean:.3f}")
+        else:
+            out.append(f"  option {label}: {visits} playouts, mean {mean:.3f}")
     return out
