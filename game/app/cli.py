@@ -854,7 +854,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ladder", help="a scripted stand-in for a human against the AI at each difficulty level")
     p.add_argument("--games", type=_pos_int, default=50, help="matches per level (default 50); sides alternate")
     p.add_argument("--levels", default=None, metavar="A,B,...", help="difficulty levels (default: all, easiest first)")
-    p.add_argument("--scenario", default="skirmish", help="two-team firefight scenario (default: skirmish)")
+    p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish); in an economy one "
+                   "(econ_duel) the stand-in also runs a standard build")
     p.add_argument("--seed", type=_nonneg_int, default=1, help="seed of the first game (game i uses seed + i)")
     p.add_argument("--ticks", type=_pos_int, default=None, help="stop each match at this tick (decided by score)")
     p.add_argument("--workers", type=_pos_int, default=None, help="worker processes (default: one per core)")
