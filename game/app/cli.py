@@ -977,7 +977,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_int_in(1, 100_000), default=50,
                    help="matches per level (default 50); sides alternate")
     p.add_argument("--levels", default=None, metavar="A,B,...", help="difficulty levels (default: all, easiest first)")
-    p.add_argument("--scenario", default="skirmish", help="two-team firefight scenario (default: skirmish)")
+    p.add_argument("--scenario", default="skirmish", help="two-team scenario (default: skirmish); in an economy one "
+                   "(econ_duel) the stand-in also runs a standard build")
     p.add_argument("--seed", type=_int_in(0, UINT64_MAX - 100_000), default=1,
                    help="seed of the first game (game i uses seed + i)")
     p.add_argument("--ticks", type=_pos_tick, default=None, help="stop each match at this tick (decided by score)")
