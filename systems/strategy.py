@@ -62,7 +62,8 @@ class StrategySystem(Decider):
             if w is not None:
                 workers[t.team].append((eid, pos, w))
         for team in teams:
-            view = TeamView(world, team, profiles[world.strategies[team]], units[team], workers[team])
+            profile = profiles[world.strategies[team]]
+            view = VIEWS[profile.algorithm](world, team, profile, units[team], workers[team])
             if world.tick % (PERIOD * slow[team]) == 0:
                 view.economy()
             view.army()
@@ -372,7 +373,7 @@ class TeamView:
         fighters = self.army_units()
         if not fighters:
             return
-        attacking = len(fighters) >= self.p.attack_at
+        attacking = self.attacking(len(fighters))
         ledger = world.ledger
         rally = None
         threats = None
@@ -423,6 +424,10 @@ class TeamView:
                 if (pos.x - rally[0]) ** 2 + (pos.y - rally[1]) ** 2 > 16.0:
                     self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
 
+    def attacking(self, size: int) -> bool:
+        """Whether the army attacks now: once it is ``attack_at`` units strong."""
+        return size >= self.p.attack_at
+
     def _threats(self) -> list[tuple[int, float, float]]:
         """Enemy units the team sees within DEFEND tiles of one of its buildings (one numpy pass: enemies x
         buildings)."""
@@ -440,4 +445,8 @@ class TeamView:
         return out
 
 
-__all__ = ["StrategySystem", "TeamView"]
+#: a strategy profile's ``algorithm`` -> the class that runs a team with it (systems/strategy_planned.py adds
+#: "planned"; systems/pipeline.py imports it)
+VIEWS: dict[str, type] = {"scripted": TeamView}
+
+__all__ = ["StrategySystem", "TeamView", "VIEWS"]
