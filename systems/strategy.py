@@ -73,6 +73,8 @@ class TeamView:
     """One team's situation this tick, and the decisions of its strategy. What only the economy needs (the
     buildings, the ledger's builds and trainings, the budget) is read when it is first asked for."""
 
+    defend_radius = DEFEND       # tiles: enemies this close to one of its buildings are threats
+
     def __init__(self, world, team: int, profile, units: list, workers: list):
         self.world = world
         self.team = team
@@ -429,7 +431,7 @@ class TeamView:
         return size >= self.p.attack_at
 
     def _threats(self) -> list[tuple[int, float, float]]:
-        """Enemy units the team sees within DEFEND tiles of one of its buildings (one numpy pass: enemies x
+        """Enemy units the team sees within ``defend_radius`` tiles of one of its buildings (one numpy pass: enemies x
         buildings)."""
         if not self.buildings:
             return []
@@ -440,7 +442,7 @@ class TeamView:
                 continue
             dx = np.maximum(np.maximum(rects[None, :, 0] - xs[:, None], 0.0), xs[:, None] - rects[None, :, 2])
             dy = np.maximum(np.maximum(rects[None, :, 1] - ys[:, None], 0.0), ys[:, None] - rects[None, :, 3])
-            near = ((dx * dx + dy * dy) <= DEFEND * DEFEND).any(axis=1)
+            near = ((dx * dx + dy * dy) <= self.defend_radius ** 2).any(axis=1)
             out += [(int(ids[i]), float(xs[i]), float(ys[i])) for i in np.flatnonzero(near)]
         return out
 

@@ -44,7 +44,8 @@ PATIENCE = 40            # thinks (20 s) a step may wait for money or a free bui
 RECORD_EVERY = 20        # thinks between decision records when nothing changes
 INCOME_WINDOW = 60.0     # seconds over which income is measured
 LOG_LIMIT = 16
-LEASH = 22.0             # tiles from the headquarters a defending unit chases an enemy
+LEASH = 16.0             # tiles from the headquarters a defending unit chases an enemy
+DEFEND_RADIUS = 9.0      # tiles: enemies this close to one of its buildings threaten the base
 TAKEN = (ACCEPTED, STARTED, CONFIRMED)
 
 _planners: dict = {}
@@ -91,6 +92,8 @@ def value_of(world, kind: str, hp: float, max_hp: float) -> float:
 class PlannedTeam(TeamView):
     """A team run by a planned strategy profile: TeamView's primitives (placing, training, gathering, the army)
     driven by a posture and a plan."""
+
+    defend_radius = DEFEND_RADIUS
 
     def __init__(self, world, team, profile, units, workers):
         super().__init__(world, team, profile, units, workers)
