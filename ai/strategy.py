@@ -101,7 +101,7 @@ def candidates(t: Tuning) -> list[Candidate]:
                   preferences=(Preference("threat_value", 0.0, max(1.0, t.defend_value * 2), _lin(), 1.0),)),
         # attack once the army is big enough and stronger than what is known of the enemy's
         Candidate("attack", gates=(Condition("army", ">=", t.attack_army), Condition("intel_age", "<", 60.0),
-                                   Condition("strength", ">=", 1.0)),
+                                   Condition("strength", ">=", 1.2)),
                   preferences=(Preference("strength", 0.5, max(0.6, t.attack_ratio), _lin(), 1.0),
                                Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
     ]
@@ -183,7 +183,9 @@ def _symbols(facts: dict, t: Tuning) -> dict:
     return {
         "worker_short": facts["workers"] < t.worker_target,
         "hq_idle": bool(facts["hq_idle"]),
-        "need_supply": facts["pop_free"] <= 3 and facts["pop_cap"] < 200 and not facts["building_supply"],
+        # supply ahead of production: two free places per barracks (each trains about one unit at a time)
+        "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < 200
+                       and not facts["building_supply"],
         "barracks_short": barracks < (t.max_barracks if facts["stock"] >= 300 else t.barracks),
         "can_barracks": barracks < t.max_barracks,
         "has_barracks": facts["barracks"] > 0,

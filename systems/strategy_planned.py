@@ -43,6 +43,8 @@ BLOCK_TICKS = 600        # a task that failed is not planned again for this long
 PATIENCE = 40            # thinks (20 s) a step may wait for money or a free building before it fails
 RECORD_EVERY = 20        # thinks between decision records when nothing changes
 INCOME_WINDOW = 60.0     # seconds over which income is measured
+MAX_TRAIN_PER_STEP = 12  # trainings one train_army step submits at most (one per building with room)
+PEAK_HALF_LIFE = 120.0   # seconds: how fast the memory of the largest enemy army fades
 LOG_LIMIT = 16
 LEASH = 16.0             # tiles from the headquarters a defending unit chases an enemy
 DEFEND_RADIUS = 9.0      # tiles: enemies this close to one of its buildings threaten the base
@@ -81,6 +83,8 @@ class PlanState:
     thinks: int = 0
     scout: int = 0                      # the unit sent scouting (0: none)
     last_seen: int = -1                 # tick an enemy army unit or building was last in sight
+    peak: float = 0.0                   # the largest enemy army value known lately, and when
+    peak_tick: int = 0
     failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
 
 
@@ -137,9 +141,15 @@ class PlannedTeam(TeamView):
             h = esper.component_for_entity(eid, Health)
             army_value += value_of(world, kind, h.hp, h.max_hp)
             army += 1
-        enemy_value, threat_value, seen_now = self._enemy_values()
+        known_value, threat_value, seen_now = self._enemy_values()
         if seen_now:
             st.last_seen = world.tick
+        # what is not in sight is not gone: the largest army seen lately, halving every PEAK_HALF_LIFE seconds
+        decay = 0.5 ** ((world.tick - st.peak_tick) / world.hz / PEAK_HALF_LIFE)
+        if known_value >= st.peak * decay:
+            st.peak, st.peak_tick = known_value, world.tick
+            decay = 1.0
+        enemy_value = max(known_value, st.peak * decay)
         intel_age = 999.0 if st.last_seen < 0 else min(999.0, (world.tick - st.last_seen) / world.hz)
         hq = self._hq_id()
         idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
@@ -170,9 +180,9 @@ class PlannedTeam(TeamView):
         return None
 
     def _enemy_values(self) -> tuple[float, float, bool]:
-        """The value of the enemy army the team knows (seen now, or remembered), of the part of it it sees near
-        its buildings, and whether it sees an enemy army unit or building now. Workers do not count towards the
-        army but do towards a threat."""
+        """The value of the enemy units the team knows (seen now, or remembered; workers too: a worker rush
+        fights with them), of the part of them it sees near its buildings, and whether it sees an enemy army unit
+        or building now."""
         world, team = self.world, self.team
         seen = set()
         army = 0.0
@@ -188,14 +198,12 @@ class PlannedTeam(TeamView):
                 v = value_of(world, kind, h.hp, h.max_hp)
                 if eid in threat_ids:
                     threat += v
-                if world.content.units[kind].worker is None:
-                    army += v
+                army += v
         if world.fog.enabled and team not in world.sees_all:
             for eid, row in sorted(world.fog.remembered_units(team).items()):
                 if eid in seen or world.content.units.get(row[1]) is None:
                     continue
-                if world.content.units[row[1]].worker is None:
-                    army += value_of(world, row[1], row[4], row[5])
+                army += value_of(world, row[1], row[4], row[5])
         seen_now = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
                        for e in seen)
         if not seen_now:
@@ -243,6 +251,7 @@ class PlannedTeam(TeamView):
         if decision.choice != st.posture or decision.switch:
             st.posture = decision.choice
             st.since = world.tick
+            st.order = "hold"                   # an attack ends with its posture (an attack plan orders it again)
             st.steps = []
             changed = True
             self._log(f"posture {before} -> {decision.choice} ({decision.reason})")
@@ -349,6 +358,21 @@ class PlannedTeam(TeamView):
         return "action" if self.last is not None else "wait"
 
     def _train_army_step(self) -> str:
+        """One training on every production building with room in its queue (as far as the money goes), each
+        the unit of the mix the army is furthest below; the step's action is the first of them."""
+        first = None
+        outcome = "wait"
+        for _ in range(MAX_TRAIN_PER_STEP):
+            outcome = self._train_one_army()
+            if outcome != "action":
+                break
+            first = first or self.last
+        if first is not None:
+            self.last = first
+            return "action"
+        return outcome
+
+    def _train_one_army(self) -> str:
         mix = self.p.army or {"rifleman": 1.0}
         counts: dict[str, int] = {}
         for _e, kind, _p in self.units:
