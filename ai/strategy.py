@@ -24,11 +24,13 @@ Every number that makes one profile differ from another (``Tuning``) comes from 
     >>> d.choice
     'economy'
     >>> planner.plan("economy", facts)
-    ['train_worker', 'build_barracks', 'hold']
+    ['build_barracks', 'hold']
     >>> planner.plan("economy", facts, blocked={"build_barracks"})      # it failed a moment ago
-    ['train_worker', 'hold']
+    ['hold']
     >>> planner.plan("economy", example_facts(barracks=1))
-    ['train_worker', 'build_barracks', 'train_army', 'hold']
+    ['build_barracks', 'train_army', 'hold']
+    >>> planner.upkeep(facts), planner.upkeep(example_facts(pop_free=2))    # every think, whatever the posture
+    (['train_worker'], ['build_depot', 'train_worker'])
 """
 from __future__ import annotations
 
@@ -101,7 +103,7 @@ def candidates(t: Tuning) -> list[Candidate]:
                   preferences=(Preference("threat_value", 0.0, max(1.0, t.defend_value * 2), _lin(), 1.0),)),
         # attack once the army is big enough and stronger than what is known of the enemy's
         Candidate("attack", gates=(Condition("army", ">=", t.attack_army), Condition("intel_age", "<", 60.0),
-                                   Condition("strength", ">=", 1.2)),
+                                   Condition("attack_edge", ">=", 0.0)),
                   preferences=(Preference("strength", 0.5, max(0.6, t.attack_ratio), _lin(), 1.0),
                                Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
     ]
@@ -134,36 +136,35 @@ DOMAIN = htn.Domain(
      P("attack", {"has_army": True}, {"order": "attack"}),
      P("defend", {}, {"order": "defend"}),
      P("hold", {}, {"order": "hold"})]),
-    [C("upkeep", (M("supply_first", {"need_supply": True}, ["build_depot", "workers"]),
-                  M("workers_only", {}, ["workers"]))),
+    [C("upkeep", (M("supply_first", {"need_supply": True}, ["build_depot", "workers", "reinforce"]),
+                  M("workers_only", {}, ["workers", "reinforce"]))),
+     C("reinforce", (M("spend", {"has_barracks": True}, ["train_army"]),
+                     M("save", {}, []))),
      C("workers", (M("one_more", {"worker_short": True, "hq_idle": True}, ["train_worker"]),
                    M("enough", {}, []))),
      C("production", (M("first_barracks", {"barracks_short": True, "can_barracks": True}, ["build_barracks"]),
                       M("have_it", {}, []))),
-     C("posture_economy", (M("grow", {}, ["upkeep", "production", "some_army", "hold"]),)),
+     C("posture_economy", (M("grow", {}, ["production", "some_army", "hold"]),)),
      C("posture_tech", (M("barracks", {"barracks_short": True, "can_barracks": True},
-                          ["upkeep", "build_barracks", "some_army"]),
-                        M("armory", {"armory_wanted": True, "has_barracks": True}, ["upkeep", "build_armory",
-                                                                                     "some_army"]),
-                        M("turret", {"turret_wanted": True, "has_barracks": True}, ["upkeep", "build_turret",
-                                                                                     "some_army"]),
-                        M("nothing_left", {}, ["upkeep", "hold"]))),
+                          ["build_barracks", "some_army"]),
+                        M("armory", {"armory_wanted": True, "has_barracks": True}, ["build_armory", "some_army"]),
+                        M("turret", {"turret_wanted": True, "has_barracks": True}, ["build_turret", "some_army"]),
+                        M("nothing_left", {}, ["some_army", "hold"]))),
      C("some_army", (M("one_unit", {"has_barracks": True}, ["train_army"]),
                      M("none_yet", {}, []))),
      C("posture_army", (M("scout_and_train", {"has_barracks": True, "enemy_known": False, "army_to_scout": True},
-                          ["upkeep", "production", "scout", "train_army", "train_army", "hold"]),
-                        M("train", {"has_barracks": True}, ["upkeep", "production", "train_army", "train_army",
-                                                           "train_army", "hold"]),
-                        M("no_barracks", {}, ["upkeep", "production"]))),
+                          ["production", "scout", "train_army", "hold"]),
+                        M("train", {"has_barracks": True}, ["production", "train_army", "hold"]),
+                        M("no_barracks", {}, ["production"]))),
      C("posture_defend", (M("fight", {"has_army": True}, ["defend", "train_army", "turret_if_wanted"]),
                           M("build_up", {"has_barracks": True}, ["defend", "train_army"]),
                           M("workers_fight", {}, ["defend", "production"]))),
      C("turret_if_wanted", (M("turret", {"turret_wanted": True, "has_barracks": True}, ["build_turret"]),
                             M("no_turret", {}, []))),
-     C("posture_attack", (M("scout_first", {"enemy_known": False, "has_army": True}, ["scout", "attack", "upkeep",
+     C("posture_attack", (M("scout_first", {"enemy_known": False, "has_army": True}, ["scout", "attack",
                                                                                         "train_army"]),
-                          M("strike", {"has_army": True}, ["attack", "upkeep", "train_army"]),
-                          M("no_army", {}, ["upkeep", "production"]))),
+                          M("strike", {"has_army": True}, ["attack", "train_army"]),
+                          M("no_army", {}, ["production"]))),
      ])
 
 
@@ -212,6 +213,26 @@ def tech_left(facts: dict, t: Tuning) -> int:
     return left
 
 
+#: strength an attack needs to start, as a share of the profile's ``attack_ratio``, and to go on
+START_SHARE = 0.8
+KEEP_STRENGTH = 0.6
+
+
+def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
+    """How far the army's strength is above what an attack needs: ``START_SHARE`` x ``attack_ratio`` to start
+    one, ``KEEP_STRENGTH`` to go on with one (a gate with hysteresis: an attack is not called off, and the army
+    caught retreating, the moment a few more enemies come in sight).
+
+    >>> t = Tuning(attack_ratio=2.0)
+    >>> attack_edge({"strength": 1.5}, t, False), attack_edge({"strength": 1.0}, t, False)
+    (-0.1, -0.6)
+    >>> attack_edge({"strength": 1.0}, t, True)
+    0.4
+    """
+    bar = KEEP_STRENGTH if attacking else START_SHARE * t.attack_ratio
+    return round(facts["strength"] - bar, 6)
+
+
 class StrategyPlanner:
     """The posture selector and the plan maker for one profile (``Tuning``); holds no match state."""
 
@@ -224,14 +245,22 @@ class StrategyPlanner:
         """The posture for now (an ``ai.utility.Decision``)."""
         facts = dict(facts)
         facts["tech_left"] = tech_left(facts, self.tuning)
+        facts["attack_edge"] = attack_edge(facts, self.tuning, current == "attack")
         if status is None:
             return self.selector.decide(facts, current, held)
         return self.selector.decide(facts, current, held, status=status, status_reason=status_reason)
 
     def plan(self, posture: str, facts: dict, blocked=()) -> list[str]:
         """The posture's tasks, in order (empty when the domain finds none); ``blocked`` tasks are not planned."""
-        result = htn.plan(DOMAIN, symbols(facts, self.tuning, blocked), f"posture_{posture}", depth_limit=8,
-                          budget=500)
+        return self.plan_task(f"posture_{posture}", facts, blocked)
+
+    def upkeep(self, facts: dict, blocked=()) -> list[str]:
+        """The standing tasks of every think, whatever the posture: supply when it runs short, a worker while
+        there are too few (``upkeep`` in ``DOMAIN``)."""
+        return self.plan_task("upkeep", facts, blocked)
+
+    def plan_task(self, task: str, facts: dict, blocked=()) -> list[str]:
+        result = htn.plan(DOMAIN, symbols(facts, self.tuning, blocked), task, depth_limit=8, budget=500)
         return result.plan[:MAX_STEPS] if result.ok else []
 
 

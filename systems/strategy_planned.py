@@ -44,9 +44,11 @@ PATIENCE = 40            # thinks (20 s) a step may wait for money or a free bui
 RECORD_EVERY = 20        # thinks between decision records when nothing changes
 INCOME_WINDOW = 60.0     # seconds over which income is measured
 MAX_TRAIN_PER_STEP = 12  # trainings one train_army step submits at most (one per building with room)
-PEAK_HALF_LIFE = 120.0   # seconds: how fast the memory of the largest enemy army fades
+ARMY_SEEN_S = 30.0       # seconds: an enemy army not seen for this long is estimated (PARITY)
+PARITY = 1.0             # ... at this share of its own army's value
 LOG_LIMIT = 16
 LEASH = 16.0             # tiles from the headquarters a defending unit chases an enemy
+BASE_RADIUS = 15.0       # tiles from the headquarters within which threats are fought
 DEFEND_RADIUS = 9.0      # tiles: enemies this close to one of its buildings threaten the base
 TAKEN = (ACCEPTED, STARTED, CONFIRMED)
 
@@ -83,8 +85,7 @@ class PlanState:
     thinks: int = 0
     scout: int = 0                      # the unit sent scouting (0: none)
     last_seen: int = -1                 # tick an enemy army unit or building was last in sight
-    peak: float = 0.0                   # the largest enemy army value known lately, and when
-    peak_tick: int = 0
+    army_seen: int = -1                 # tick an enemy army unit was last in sight
     failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
 
 
@@ -141,15 +142,15 @@ class PlannedTeam(TeamView):
             h = esper.component_for_entity(eid, Health)
             army_value += value_of(world, kind, h.hp, h.max_hp)
             army += 1
-        known_value, threat_value, seen_now = self._enemy_values()
+        known_value, threat_value, seen_now, seen_army = self._enemy_values()
         if seen_now:
             st.last_seen = world.tick
-        # what is not in sight is not gone: the largest army seen lately, halving every PEAK_HALF_LIFE seconds
-        decay = 0.5 ** ((world.tick - st.peak_tick) / world.hz / PEAK_HALF_LIFE)
-        if known_value >= st.peak * decay:
-            st.peak, st.peak_tick = known_value, world.tick
-            decay = 1.0
-        enemy_value = max(known_value, st.peak * decay)
+        if seen_army:
+            st.army_seen = world.tick
+        # what is not in sight is not gone: while the enemy's army has not been seen for ARMY_SEEN_S seconds,
+        # it is taken to be at least as strong as its own (the enemy earns and spends as it does)
+        stale = st.army_seen < 0 or (world.tick - st.army_seen) / world.hz > ARMY_SEEN_S
+        enemy_value = max(known_value, army_value * PARITY if stale else 0.0)
         intel_age = 999.0 if st.last_seen < 0 else min(999.0, (world.tick - st.last_seen) / world.hz)
         hq = self._hq_id()
         idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
@@ -179,10 +180,10 @@ class PlannedTeam(TeamView):
                 return eid
         return None
 
-    def _enemy_values(self) -> tuple[float, float, bool]:
+    def _enemy_values(self) -> tuple[float, float, bool, bool]:
         """The value of the enemy units the team knows (seen now, or remembered; workers too: a worker rush
-        fights with them), of the part of them it sees near its buildings, and whether it sees an enemy army unit
-        or building now."""
+        fights with them), of the part of them it sees near its buildings, whether it sees an enemy army unit or
+        building now, and whether it sees an enemy army unit now."""
         world, team = self.world, self.team
         seen = set()
         army = 0.0
@@ -204,16 +205,17 @@ class PlannedTeam(TeamView):
                 if eid in seen or world.content.units.get(row[1]) is None:
                     continue
                 army += value_of(world, row[1], row[4], row[5])
-        seen_now = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
-                       for e in seen)
-        if not seen_now:
+        seen_army = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
+                        for e in seen)
+        seen_now = False
+        if not seen_army:
             fog = world.fog
             for other, (ids, xs, ys) in sorted(world.known_building_index(team).items()):
                 if world.enemies(team, other) and len(ids) and (not fog.enabled or any(
                         fog.sees(team, float(x), float(y)) for x, y in zip(xs.tolist(), ys.tolist()))):
                     seen_now = True
                     break
-        return army, threat, seen_now
+        return army, threat, seen_now or seen_army, seen_army
 
     # -- the think ---------------------------------------------------------------------------------------------
     def economy(self) -> None:
@@ -233,6 +235,7 @@ class PlannedTeam(TeamView):
             state = action.state if action is not None else CONFIRMED   # pruned: it ended long ago, taken
             if state in TAKEN:
                 self._row(st.index, st.action, state)
+                changed = True
                 st.index += 1
                 st.action, st.waited = 0, 0
             elif state != SUBMITTED:
@@ -259,12 +262,15 @@ class PlannedTeam(TeamView):
         if st.posture is not None and (not st.steps or st.index >= len(st.steps)):
             self._new_plan(facts)
             changed = True
-        # 4. carry out steps until one waits for the ledger (bounded by the plan's length)
+        # 4. the standing tasks (supply, workers), then the plan's steps until one waits for the ledger
+        self._upkeep(facts)
         for _ in range(len(st.steps) + 1):
             if st.action or st.index >= len(st.steps):
                 break
             outcome = self._do(st.steps[st.index])
             step = st.steps[st.index]
+            if outcome == "busy":
+                outcome = "done"                # production is full: the step has nothing to add now
             if outcome == "action":
                 st.action = self.last.id
                 self._row(st.index, st.action, SUBMITTED)
@@ -301,6 +307,18 @@ class PlannedTeam(TeamView):
         self._help_unfinished()
         self._rally()
         self.workers_think()
+
+    def _upkeep(self, facts: dict) -> None:
+        """The standing tasks of this think (``StrategyPlanner.upkeep``), each done once: what the ledger makes
+        of them is in the next think's facts (a worker more, a depot under way), so nothing waits on them."""
+        st = self.state
+        tick = self.world.tick
+        blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
+        for step in self.planner.upkeep(facts, blocked):
+            outcome = self._do(step)
+            if outcome not in ("action", "done", "wait", "busy"):
+                st.failed[step] = tick
+                self._log(f"upkeep {step} failed ({outcome})")
 
     def _new_plan(self, facts: dict) -> None:
         st = self.state
@@ -352,7 +370,9 @@ class PlannedTeam(TeamView):
         from game.economy import missing_requirements
         if missing_requirements(world, self.team, udef.requires):
             return f"{unit} needs {', '.join(udef.requires)}"
-        if self.budget < udef.cost or not self._trainers(unit):
+        if not self._trainers(unit):
+            return "busy"                   # every building that trains it has its queue full: nothing to add
+        if self.budget < udef.cost:
             return "wait"
         self._train(unit)
         return "action" if self.last is not None else "wait"
@@ -381,7 +401,7 @@ class PlannedTeam(TeamView):
         total = sum(mix.values())
         order = sorted(mix, key=lambda k: ((counts.get(k, 0) + self.queued.get(k, 0)) - mix[k] / total * (size + 1), k))
         from game.economy import missing_requirements
-        waiting = False
+        waiting = busy = False
         for unit in order:
             udef = self.world.content.units[unit]
             if missing_requirements(self.world, self.team, udef.requires):
@@ -390,7 +410,8 @@ class PlannedTeam(TeamView):
             if outcome == "action":
                 return outcome
             waiting = waiting or outcome == "wait"
-        return "wait" if waiting else "nothing to train"
+            busy = busy or outcome == "busy"
+        return "wait" if waiting else "busy" if busy else "nothing to train"
 
     def _scout(self) -> str:
         """Send the army's fastest unit to where the enemy should be; done once it is on its way."""
@@ -415,6 +436,12 @@ class PlannedTeam(TeamView):
         """The army follows the plan's standing order: attack (everything, as the scripted attack), otherwise
         drive off enemies near the base and wait at the rally point."""
         return self.state.order == "attack"
+
+    def _threats(self) -> list[tuple[int, float, float]]:
+        """Enemy units it sees within ``defend_radius`` tiles of one of its buildings and within ``BASE_RADIUS``
+        of its headquarters: the base is defended where its turrets and reinforcements are, not out in the open."""
+        hx, hy = self._headquarters()
+        return [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
 
     def _leash(self) -> None:
         """Unless the order is to attack, a unit chasing an enemy further than ``LEASH`` tiles from the

@@ -21,7 +21,9 @@ def test_start_of_a_match_grows_the_economy_and_plans_workers_and_a_barracks():
     assert d.choice == "economy" and d.switch
     assert {c.id for c in d.candidates} == {"army", "attack", "defend", "economy", "tech"}
     assert not d.scores["attack"].eligible and not d.scores["defend"].eligible
-    assert planner.plan("economy", example_facts()) == ["train_worker", "build_barracks", "hold"]
+    assert planner.plan("economy", example_facts()) == ["build_barracks", "hold"]
+    assert planner.upkeep(example_facts()) == ["train_worker"]                 # every think, whatever the posture
+    assert planner.upkeep(example_facts(barracks=1, pop_free=1)) == ["build_depot", "train_worker", "train_army"]
 
 
 def test_a_threat_at_the_base_is_an_emergency_that_skips_hysteresis():
