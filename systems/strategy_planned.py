@@ -44,8 +44,7 @@ PATIENCE = 40            # thinks (20 s) a step may wait for money or a free bui
 RECORD_EVERY = 20        # thinks between decision records when nothing changes
 INCOME_WINDOW = 60.0     # seconds over which income is measured
 MAX_TRAIN_PER_STEP = 12  # trainings one train_army step submits at most (one per building with room)
-ARMY_SEEN_S = 30.0       # seconds: an enemy army not seen for this long is estimated (PARITY)
-PARITY = 1.0             # ... at this share of its own army's value
+PARITY = 1.0             # the unseen enemy army is estimated at this share of its own (after the trade so far)
 LOG_LIMIT = 16
 LEASH = 16.0             # tiles from the headquarters a defending unit chases an enemy
 BASE_RADIUS = 15.0       # tiles from the headquarters within which threats are fought
@@ -86,6 +85,10 @@ class PlanState:
     scout: int = 0                      # the unit sent scouting (0: none)
     last_seen: int = -1                 # tick an enemy army unit or building was last in sight
     army_seen: int = -1                 # tick an enemy army unit was last in sight
+    lost: float = 0.0                   # army value it has lost, and enemy value it has seen die, so far
+    killed: float = 0.0
+    own_before: dict = field(default_factory=dict)     # its army units' values last think
+    enemy_before: dict = field(default_factory=dict)   # the enemy units' values it saw last think
     failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
 
 
@@ -136,21 +139,27 @@ class PlannedTeam(TeamView):
         supply = self.p.supply
         army_value = 0.0
         army = 0
+        own = {}
         for eid, kind, _pos in self.units:
             if eid in self._worker_ids:
                 continue
             h = esper.component_for_entity(eid, Health)
-            army_value += value_of(world, kind, h.hp, h.max_hp)
+            own[eid] = value_of(world, kind, h.hp, h.max_hp)
+            army_value += own[eid]
             army += 1
         known_value, threat_value, seen_now, seen_army = self._enemy_values()
+        # the trade so far: army value it lost, and enemy value it saw last think that is gone now (killed)
+        st.lost += sum(v for e, v in st.own_before.items() if not esper.entity_exists(e))
+        st.killed += sum(v for e, v in st.enemy_before.items() if not esper.entity_exists(e))
+        st.own_before, st.enemy_before = own, self._seen_values
         if seen_now:
             st.last_seen = world.tick
         if seen_army:
             st.army_seen = world.tick
-        # what is not in sight is not gone: while the enemy's army has not been seen for ARMY_SEEN_S seconds,
-        # it is taken to be at least as strong as its own (the enemy earns and spends as it does)
-        stale = st.army_seen < 0 or (world.tick - st.army_seen) / world.hz > ARMY_SEEN_S
-        enemy_value = max(known_value, army_value * PARITY if stale else 0.0)
+        # what is not in sight is not gone: the enemy is taken to earn and spend as it does, so its army is
+        # estimated at its own army's value plus what it lost less what it killed (never less than it knows of)
+        estimate = max(0.0, army_value + st.lost - st.killed) * PARITY
+        enemy_value = max(known_value, estimate)
         intel_age = 999.0 if st.last_seen < 0 else min(999.0, (world.tick - st.last_seen) / world.hz)
         hq = self._hq_id()
         idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
@@ -186,6 +195,7 @@ class PlannedTeam(TeamView):
         building now, and whether it sees an enemy army unit now."""
         world, team = self.world, self.team
         seen = set()
+        self._seen_values = {}
         army = 0.0
         threat_ids = {eid for eid, _x, _y in self._threats()}
         threat = 0.0
@@ -200,6 +210,7 @@ class PlannedTeam(TeamView):
                 if eid in threat_ids:
                     threat += v
                 army += v
+                self._seen_values[eid] = v
         if world.fog.enabled and team not in world.sees_all:
             for eid, row in sorted(world.fog.remembered_units(team).items()):
                 if eid in seen or world.content.units.get(row[1]) is None:
