@@ -178,3 +178,18 @@ def test_explain_strategy_and_report_mark_postures(tmp_path):
     from saves.replay import read_replay
     data = collect(read_replay(str(rec)), load_content())
     assert data["postures"] and data["postures"][0][1] == 0
+
+
+def test_a_difficulty_can_choose_a_planned_strategy(tmp_path):
+    from content.loader import load_content
+    mod = tmp_path / "mod" / "difficulties"
+    mod.mkdir(parents=True)
+    (mod / "planned.toml").write_text('id = "planned"\nname = "Planned"\nstrategy = "ai_rush"\n')
+    world = World(load_content([tmp_path / "mod"]), "econ_duel", 1, difficulties={1: "planned"})
+    try:
+        assert world.strategies == ["macro", "ai_rush"]
+        world.run(31)
+        assert sorted(world.strategy_plans) == [1]
+        assert world.decisions.latest("strategy", 1).profile == "ai_rush"
+    finally:
+        world.close()
