@@ -348,8 +348,46 @@ ReflexDecision._SPEC = (
     ("trigger", _str, None), ("action", _str, None), ("target", _int, None),
 )
 
+@dataclass(slots=True, eq=True)
+class StrategyDecision(Record):
+    """One decision of a team's planned strategy (ai/strategy.py, systems/strategy_planned.py): the posture's
+    utility selection and the HTN plan carried out through the ledger.
+
+    ``facts`` are rows ``[fact, value]`` (the strategic facts it decided on), ``candidates`` the postures'
+    ``CandidateScore`` (gates, preferences, scores), ``steps`` rows ``[task, ledger action id, state]`` (each
+    plan step's ledger state: pending, submitted, accepted, started, confirmed, done for an order, waiting n,
+    or the failure), ``order`` the army's standing order, ``plan`` the plan with its log.
+    """
+    tick: int
+    team: int
+    profile: str
+    posture_before: str | None = None
+    posture: str | None = None
+    switch: bool = False
+    reason: str = ""
+    detail: str = ""
+    emergency: str | None = None
+    candidates: list = field(default_factory=list)
+    order: str = "hold"
+    facts: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
+    plan: PlanRecord | None = None
+
+    kind: ClassVar[str] = "strategy"
+    key_field: ClassVar[str] = "team"
+
+
+StrategyDecision._SPEC = (
+    ("tick", _int, None), ("team", _int, None), ("profile", _str, None), ("posture_before", _opt(_str), None),
+    ("posture", _opt(_str), None), ("switch", _bool, None), ("reason", _str, None), ("detail", _str, None),
+    ("emergency", _opt(_str), None), ("candidates", _LIST_OF_RECORDS, CandidateScore), ("order", _str, None),
+    ("facts", _list(_row(_str, _scalar)), None), ("steps", _list(_row(_str, _int, _str)), None),
+    ("plan", _ONE_RECORD, PlanRecord),
+)
+
 #: every kind of top-level decision record, by its ``kind`` name
-RECORD_KINDS: dict[str, type[Record]] = {cls.kind: cls for cls in (NpcDecision, CommanderDecision, ReflexDecision)}
+RECORD_KINDS: dict[str, type[Record]] = {cls.kind: cls for cls in (NpcDecision, CommanderDecision, ReflexDecision,
+                                                                   StrategyDecision)}
 
 
 def from_wire(data, path: str = "") -> Record:
@@ -518,4 +556,4 @@ class RecordIndex:
 
 
 __all__ = ["Record", "RecordError", "CandidateScore", "PlanRecord", "NpcDecision", "CommanderDecision",
-           "RECORD_KINDS", "from_wire", "wire_key", "DecisionLog", "RecordIndex"]
+           "ReflexDecision", "StrategyDecision", "RECORD_KINDS", "from_wire", "wire_key", "DecisionLog", "RecordIndex"]

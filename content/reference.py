@@ -30,6 +30,8 @@ SECTIONS = [
      "`:resources:images/topdown_tanks/tankBody_blue.png`. The docs/modding.md section *How a type looks* shows it."),
     ("Building (`buildings/*.toml`)", schema.BuildingDef, "one building type per file"),
     ("Strategy profile (`strategies/*.toml`)", schema.StrategyDef, "one strategy per file"),
+    ("Planned strategy (`[planner]` in a strategy profile)", schema.PlannerDef,
+     "read when `algorithm = \"planned\"`; docs/rules/strategy.md says what each number does"),
     ("Difficulty level (`difficulties/*.toml`)", schema.DifficultyDef, "one level per file"),
     ("Brain (`brains/*.toml`)", schema.BrainDef, "one NPC brain per file"),
     ("Utility thresholds (`[utility]` in a brain)", schema.UtilityDef, ""),

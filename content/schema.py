@@ -258,6 +258,31 @@ class CommanderDef(Strict):
         return self
 
 
+class PlannerDef(Strict):
+    """The numbers of a planned strategy (a strategy profile's ``planner`` table; ai/strategy.py ``Tuning``,
+    docs/rules/strategy.md)."""
+    worker_target: int = Field(default=16, ge=1, le=100, description="gathering workers it wants")
+    barracks: int = Field(default=2, ge=1, le=10, description="barracks it builds before saving for the army")
+    max_barracks: int = Field(default=4, ge=1, le=12, description="barracks it builds while money piles up")
+    turrets: int = Field(default=0, ge=0, le=10, description="turrets the tech posture builds (one more when "
+                                                             "the base is threatened)")
+    armory: bool = Field(default=True, description="the tech posture builds an armory (heavy units)")
+    attack_army: int = Field(default=12, ge=1, le=200, description="army units before attacking is considered")
+    attack_ratio: float = Field(default=1.5, gt=0.6, le=10.0, description="own army value over the enemy's "
+                                "known army value at which attacking scores highest")
+    all_in_army: int = Field(default=40, ge=1, le=200, description="army units at which it attacks (emergency)")
+    defend_value: float = Field(default=150.0, gt=0, le=10000.0, description="enemy army value near the base "
+                                "that forces the defend posture (emergency)")
+    economy_weight: float = Field(default=1.0, gt=0, le=10.0, description="weight of the economy posture")
+    army_weight: float = Field(default=1.0, gt=0, le=10.0, description="weight of the army posture")
+    tech_weight: float = Field(default=1.0, gt=0, le=10.0, description="weight of the tech posture")
+    margin: float = Field(default=0.1, ge=0, le=1.0, description="score a posture must gain to replace another")
+    min_hold: float = Field(default=10.0, ge=0, le=600.0, description="seconds a posture holds before an "
+                                                                     "ordinary switch")
+    flee: float = Field(default=6.0, ge=0, le=30.0, description="tiles: a worker flees armed enemies this near "
+                                                                "(0: never)")
+
+
 class StrategyDef(Strict):
     """A strategy profile (file kind ``strategies/``): how a team runs its economy, builds and attacks.
 
@@ -267,7 +292,10 @@ class StrategyDef(Strict):
     """
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
     name: str = Field(default="", max_length=60, description="display name")
-    algorithm: Literal["scripted"] = Field(default="scripted", description="scripted: a fixed build order and mix")
+    algorithm: Literal["scripted", "planned"] = Field(
+        default="scripted", description="scripted: a fixed build order and mix; planned: a posture by utility "
+                                        "and an HTN plan (docs/rules/strategy.md), tuned by ``planner``")
+    planner: PlannerDef = Field(default_factory=PlannerDef, description="the planned strategy's numbers")
     workers: int = Field(default=8, ge=0, le=200, description="gathering workers it keeps (it trains up to this)")
     build: IdList = Field(default_factory=list, max_length=64,
                           description="buildings to place, in order (a building type listed twice is built twice)")

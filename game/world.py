@@ -100,6 +100,8 @@ class World:
         self.perception = Perception(self)
         #: every decider's recent decision records (ai.records), and this tick's for a replay recorder
         self.decisions = DecisionLog(RING)
+        #: team -> its planned strategy's posture and plan (systems/strategy_planned.py; decider state)
+        self.strategy_plans: dict = {}
         #: each team's side (teams on one side are allies), by team index
         self.sides = victory.sides(self)
         #: teams whose units a strategy profile runs (systems/strategy.py), not the scripted attack-nearest AI

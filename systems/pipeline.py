@@ -22,6 +22,7 @@ from systems.reflexes import ReflexSystem
 from systems.resupply import ResupplySystem
 from systems.scripted_ai import ScriptedAISystem
 from systems.strategy import StrategySystem
+import systems.strategy_planned  # noqa: F401  (registers the planned strategy in systems.strategy.VIEWS)
 from systems.turrets import TurretSystem
 
 SYSTEM_ORDER = (

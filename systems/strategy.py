@@ -62,7 +62,8 @@ class StrategySystem(Decider):
             if w is not None:
                 workers[t.team].append((eid, pos, w))
         for team in teams:
-            view = TeamView(world, team, profiles[world.strategies[team]], units[team], workers[team])
+            profile = profiles[world.strategies[team]]
+            view = VIEWS[profile.algorithm](world, team, profile, units[team], workers[team])
             if world.tick % (PERIOD * slow[team]) == 0:
                 view.economy()
             view.army()
@@ -71,6 +72,8 @@ class StrategySystem(Decider):
 class TeamView:
     """One team's situation this tick, and the decisions of its strategy. What only the economy needs (the
     buildings, the ledger's builds and trainings, the budget) is read when it is first asked for."""
+
+    defend_radius = DEFEND       # tiles: enemies this close to one of its buildings are threats
 
     def __init__(self, world, team: int, profile, units: list, workers: list):
         self.world = world
@@ -372,7 +375,7 @@ class TeamView:
         fighters = self.army_units()
         if not fighters:
             return
-        attacking = len(fighters) >= self.p.attack_at
+        attacking = self.attacking(len(fighters))
         ledger = world.ledger
         rally = None
         threats = None
@@ -423,8 +426,12 @@ class TeamView:
                 if (pos.x - rally[0]) ** 2 + (pos.y - rally[1]) ** 2 > 16.0:
                     self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
 
+    def attacking(self, size: int) -> bool:
+        """Whether the army attacks now: once it is ``attack_at`` units strong."""
+        return size >= self.p.attack_at
+
     def _threats(self) -> list[tuple[int, float, float]]:
-        """Enemy units the team sees within DEFEND tiles of one of its buildings (one numpy pass: enemies x
+        """Enemy units the team sees within ``defend_radius`` tiles of one of its buildings (one numpy pass: enemies x
         buildings)."""
         if not self.buildings:
             return []
@@ -435,9 +442,13 @@ class TeamView:
                 continue
             dx = np.maximum(np.maximum(rects[None, :, 0] - xs[:, None], 0.0), xs[:, None] - rects[None, :, 2])
             dy = np.maximum(np.maximum(rects[None, :, 1] - ys[:, None], 0.0), ys[:, None] - rects[None, :, 3])
-            near = ((dx * dx + dy * dy) <= DEFEND * DEFEND).any(axis=1)
+            near = ((dx * dx + dy * dy) <= self.defend_radius ** 2).any(axis=1)
             out += [(int(ids[i]), float(xs[i]), float(ys[i])) for i in np.flatnonzero(near)]
         return out
 
 
-__all__ = ["StrategySystem", "TeamView"]
+#: a strategy profile's ``algorithm`` -> the class that runs a team with it (systems/strategy_planned.py adds
+#: "planned"; systems/pipeline.py imports it)
+VIEWS: dict[str, type] = {"scripted": TeamView}
+
+__all__ = ["StrategySystem", "TeamView", "VIEWS"]

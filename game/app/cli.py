@@ -264,6 +264,13 @@ def cmd_explain(args) -> int:
         else:
             print("\n".join(ex.commander_lines(rec)))
         return 0
+    if args.strategy is not None:
+        rec = index.at("strategy", args.strategy, args.tick)
+        if rec is None:
+            raise CliError(f"team {args.strategy} has no strategy decision at or before tick {args.tick} (only a "
+                           f"planned strategy profile records them)")
+        print(json.dumps(rec.to_wire(), sort_keys=True) if args.json else "\n".join(ex.strategy_lines(rec)))
+        return 0
     rec = index.at("npc", args.entity, args.tick)
     if rec is None:
         npcs = index.keys("npc")
@@ -863,6 +870,8 @@ def build_parser() -> argparse.ArgumentParser:
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--entity", type=_int_in(1, 1 << 40), metavar="E", help="the NPC's entity id (see `rts replay FILE --to T`)")
     who.add_argument("--commander", type=_int_in(0, 63), metavar="TEAM", help="explain a team's commander instead")
+    who.add_argument("--strategy", type=_int_in(0, 63), metavar="TEAM",
+                     help="explain a team's planned strategy: its posture's candidates and its HTN plan")
     p.add_argument("--json", action="store_true")
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
     add_mod(p)

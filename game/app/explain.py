@@ -3,11 +3,12 @@
 An NPC's decision record (``ai.records.NpcDecision``) holds every candidate's gates and preferences, the scores,
 the choice and the reason, the HFSM state path, the running behavior-tree path, what the tree did, and the
 plan. ``explain`` adds what the ledger says about the actions involved, and ``lines`` prints it;
-``commander_lines`` prints a commander's record (``ai.records.CommanderDecision``).
+``commander_lines`` prints a commander's record (``ai.records.CommanderDecision``) and ``strategy_lines`` a
+planned strategy's (``ai.records.StrategyDecision``).
 """
 from __future__ import annotations
 
-from ai.records import CommanderDecision, NpcDecision
+from ai.records import CommanderDecision, NpcDecision, StrategyDecision
 from ai.status import name as status_name
 
 
@@ -153,4 +154,36 @@ def commander_lines(rec: CommanderDecision) -> list[str]:
             out.append(f"  script {label}: {visits} other scripts tried, value {mean:.3f}")
         else:
             out.append(f"  option {label}: {visits} playouts, mean {mean:.3f}")
+    return out
+
+
+def strategy_lines(rec: StrategyDecision) -> list[str]:
+    """A planned strategy's decision: the facts, the postures' candidates and scores, the HTN plan with each
+    step's ledger state, and its log."""
+    before, now = rec.posture_before or "none", rec.posture or "none"
+    verdict = f"switched {before} -> {now}" if rec.switch and before != now else f"stayed in {now}"
+    out = [f"strategy of team {rec.team} ({rec.profile}) at tick {rec.tick}: {verdict} ({rec.reason})"]
+    if rec.detail:
+        out.append(f"  why: {rec.detail}")
+    if rec.emergency:
+        out.append(f"  emergency: {rec.emergency}")
+    out.append(f"  army order: {rec.order}")
+    out.append("facts: " + ", ".join(f"{k} = {_value(v)}" for k, v in rec.facts))
+    out.append("postures:")
+    for c in sorted(rec.candidates, key=lambda c: (not c.eligible, -(c.score or 0.0), c.id)):
+        mark = "*" if c.id == rec.posture else " "
+        out.append(f" {mark} {c.id:<10} " + (f"score {c.score:.3f}" if c.eligible else "ineligible"))
+        for gate, actual, ok in c.gates:
+            out.append("      " + gate_line(gate, actual, ok))
+        for name, raw, norm, curved, weight in c.prefs:
+            out.append(f"      pref {name:<16} raw {_num(raw):<9} normalised {_num(norm):<7} curved {_num(curved):<7} "
+                       f"weight {_num(weight)}")
+    plan = rec.plan
+    if plan is not None:
+        out.append(f"plan: htn {plan.goal} ({status_name(plan.status)}, {plan.replans} replans)")
+        for i, (task, action, state) in enumerate(rec.steps):
+            mark = ">" if i == plan.index else " "
+            out.append(f" {mark} {i + 1}. {task:<15} " + (f"action #{action}: " if action else "") + state)
+        for t, line in plan.log:
+            out.append(f"  [{t:.2f} s] {line}")
     return out

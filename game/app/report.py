@@ -7,7 +7,9 @@ come from the decision records and are drawn as markers (a taller one when a dec
 A match with an economy (buildings, workers, resource fields or a stockpile) gets a second column: per team, the
 stockpile, the income (resources delivered per minute over the last minute, from ``Stockpile.gathered``), the army
 value (each living unit's cost times its share of hit points, as game/victory.py scores it) and the buildings'
-value (the same for buildings), with a mark where each building was completed or destroyed (found tick by tick).
+value (the same for buildings), with a mark where each building was completed or destroyed (found tick by tick),
+and a labelled line on the army value where a team's planned strategy changed its posture (``postures``: from
+its ``StrategyDecision`` records).
 Rendered with matplotlib's Agg backend (no display needed).
 """
 from __future__ import annotations
@@ -120,6 +122,7 @@ def collect(replay, content, force: bool = False) -> dict:
         world.close()
     series["income"] = [income(series["tick"], g, world.hz) for g in series["gathered"]]
     decisions = replay.records.all("commander")
+    postures = posture_changes(replay.records.all("strategy"))
     changes = set()
     last: dict = {}
     for r in decisions:
@@ -128,10 +131,24 @@ def collect(replay, content, force: bool = False) -> dict:
             changes.add((r.team, r.tick))
         last[r.team] = orders
     return {"teams": teams, "colors": colors, "series": series, "deaths": deaths, "hz": world.hz,
-            "economy": economy, "building_events": events,
+            "economy": economy, "building_events": events, "postures": postures,
             "commanders": [(r.team, r.tick, (r.team, r.tick) in changes) for r in decisions],
             "profiles": list(replay.header.get("commanders", [])), "summary": summary,
             "scenario": replay.header.get("scenario"), "seed": replay.header.get("seed")}
+
+
+def posture_changes(records) -> list[tuple[int, int, str]]:
+    """(tick, team, new posture) wherever a planned strategy's posture changed, in tick order.
+
+    >>> from ai.records import StrategyDecision
+    >>> recs = [StrategyDecision(tick=0, team=1, profile="p", posture_before=None, posture="economy", switch=True),
+    ...         StrategyDecision(tick=15, team=1, profile="p", posture_before="economy", posture="economy"),
+    ...         StrategyDecision(tick=30, team=1, profile="p", posture_before="economy", posture="attack", switch=True)]
+    >>> posture_changes(recs)
+    [(0, 1, 'economy'), (30, 1, 'attack')]
+    """
+    return [(r.tick, r.team, r.posture or "none") for r in records
+            if r.switch and r.posture != r.posture_before]
 
 
 def render(data: dict, out_path: str) -> None:
@@ -225,11 +242,16 @@ def _render_economy(data: dict, axes, secs: list[float]) -> None:
                 ys = np.interp(times, secs, ser["building_value"][t])
                 ax_build.plot(times, ys, marker, color=color, markeredgecolor="black", markeredgewidth=0.6,
                               markersize=7, linestyle="none")
+    for tick, t, posture in data.get("postures", []):
+        x = tick / hz
+        ax_army.axvline(x, color=data["colors"][t], alpha=0.5, linewidth=1, linestyle="--")
+        ax_army.annotate(posture, (x, 1.0), xycoords=("data", "axes fraction"), rotation=90, fontsize="x-small",
+                         va="top", ha="right", color=data["colors"][t])
     ax_stock.set_ylabel("stockpile")
     ax_stock.legend(loc="upper left")
     ax_income.set_ylabel(f"income\n(delivered / min,\nlast {INCOME_WINDOW:.0f} s)")
     ax_income.legend(loc="upper left")
-    ax_army.set_ylabel("army value\n(units' cost x hp share)")
+    ax_army.set_ylabel("army value\n(units' cost x hp share;\n-- a posture change)")
     ax_build.set_ylabel("buildings' value\n(cost x hp share)")
     handles, labels = ax_build.get_legend_handles_labels()
     handles += [Line2D([], [], marker="^", color="grey", markeredgecolor="black", linestyle="none"),

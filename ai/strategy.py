@@ -1,0 +1,268 @@
+"""A team's planned strategy, engine-free: a posture chosen by utility, decomposed by HTN into tasks (the rules:
+docs/rules/strategy.md).
+
+The host (systems/strategy_planned.py) reads a team's *strategic facts* (plain numbers and bools: income,
+stockpile, population and cap, its army's value against the enemy's as scouted, threats near its base, workers,
+idle production, what it has built) and asks a ``StrategyPlanner``:
+
+1. **posture** — an ``ai.utility.ModeSelector`` over five candidates (``economy``, ``tech``, ``army``,
+   ``defend``, ``attack``) with the NPC brains' rules: hysteresis (margin, minimum hold), invalidation (the
+   posture's gates fail) and emergencies (``base_attacked`` -> defend, ``all_in`` -> attack);
+2. **plan** — ``ai.htn.plan`` decomposes the posture's compound task (``posture_<id>``) in ``DOMAIN`` into
+   primitive tasks (``train_worker``, ``build_depot``, ``build_barracks``, ``build_armory``, ``build_turret``,
+   ``train_army``, ``scout``, ``attack``, ``defend``, ``hold``) from the facts' symbolic projection
+   (``symbols``);
+3. the host carries each task out as a ledger action; a step advances only when the ledger has taken its action
+   (``advance``), a refused or failed one (or one that waited too long) replans from the facts of that moment.
+
+Every number that makes one profile differ from another (``Tuning``) comes from the strategy profile's
+``planner`` table (content/strategies/ai_*.toml).
+
+    >>> planner = StrategyPlanner(Tuning())
+    >>> facts = example_facts()
+    >>> d = planner.decide(facts, current=None, held=0.0)
+    >>> d.choice
+    'economy'
+    >>> planner.plan("economy", facts)
+    ['build_barracks', 'hold']
+    >>> planner.plan("economy", facts, blocked={"build_barracks"})      # it failed a moment ago
+    ['hold']
+    >>> planner.plan("economy", example_facts(barracks=1))
+    ['build_barracks', 'train_army', 'hold']
+    >>> planner.upkeep(facts), planner.upkeep(example_facts(pop_free=2))    # every think, whatever the posture
+    (['train_worker'], ['build_depot', 'train_worker'])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ai import htn
+from ai.conditions import Condition
+from ai.curves import Curve
+from ai.utility import Candidate, Emergency, ModeSelector, Preference
+
+POSTURES = ("army", "attack", "defend", "economy", "tech")
+#: the most steps one plan holds (a plan is short; the host replans when it is done)
+MAX_STEPS = 8
+#: the army orders a plan can give (the host keeps the last one until another is given)
+ORDERS = ("attack", "defend", "hold")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A profile's numbers (content/schema.py ``PlannerDef`` holds the same fields, with their ranges)."""
+    worker_target: int = 16          # gathering workers wanted
+    barracks: int = 2                # production buildings wanted before the army posture saturates them
+    max_barracks: int = 4
+    turrets: int = 0                 # turrets the tech posture builds (defend builds one more when threatened)
+    armory: bool = True              # the tech posture builds an armory (heavies)
+    attack_army: int = 12            # army units before an ordinary attack is considered
+    attack_ratio: float = 1.5        # own army value / known enemy army value at which attacking scores full
+    all_in_army: int = 40            # army units at which it attacks whatever it knows (an emergency)
+    defend_value: float = 150.0      # enemy army value near the base that forces the defend posture
+    economy_weight: float = 1.0      # weights of the postures' first preference (a profile's leaning)
+    army_weight: float = 1.0
+    tech_weight: float = 1.0
+    margin: float = 0.1
+    min_hold: float = 10.0           # seconds a posture holds before an ordinary switch
+
+
+def example_facts(**over) -> dict:
+    """A team at the start of an economy match (for examples and tests)."""
+    facts = {"minute": 0.0, "stock": 200.0, "income": 0.0, "workers": 4, "pop_used": 4, "pop_cap": 10,
+             "pop_free": 6, "army": 0, "army_value": 0.0, "enemy_value": 0.0, "strength": 1.0,
+             "threat_value": 0.0, "threat": False, "barracks": 0, "armory": 0, "turrets": 0, "depots": 0,
+             "idle_production": 0, "hq_idle": True, "enemy_known": False, "intel_age": 999.0, "building_supply": False,
+             "pending_barracks": 0}
+    facts.update(over)
+    return facts
+
+
+def _lin(slope: float = 1.0, intercept: float = 0.0) -> Curve:
+    return Curve("linear", {"slope": slope, "intercept": intercept})
+
+
+def candidates(t: Tuning) -> list[Candidate]:
+    """The five postures over the strategic facts (see the module docstring)."""
+    return [
+        # grow the economy while short of workers; less attractive under threat
+        Candidate("economy", gates=(Condition("workers", "<", t.worker_target),),
+                  preferences=(Preference("workers", 0.0, float(max(1, t.worker_target)), _lin(-1.0, 1.0),
+                                          t.economy_weight),
+                               Preference("threat_value", 0.0, 400.0, _lin(-1.0, 1.0), 0.5))),
+        # buildings: production, the armory, turrets; wanted while there are fewer than wanted and money comes in
+        Candidate("tech", gates=(Condition("tech_left", ">", 0),),
+                  preferences=(Preference("tech_left", 0.0, 4.0, _lin(), t.tech_weight),
+                               Preference("income", 0.0, 400.0, _lin(0.8, 0.2), 0.5))),
+        # train: production exists; scores with idle production and money in the bank
+        Candidate("army", gates=(Condition("barracks", ">", 0),),
+                  preferences=(Preference("stock", 0.0, 400.0, _lin(0.7, 0.3), t.army_weight),
+                               Preference("idle_production", 0.0, 3.0, _lin(0.6, 0.4), 0.5))),
+        # drive enemies off the base
+        Candidate("defend", gates=(Condition("threat"),),
+                  preferences=(Preference("threat_value", 0.0, max(1.0, t.defend_value * 2), _lin(), 1.0),)),
+        # attack once the army is big enough and stronger than what is known of the enemy's
+        Candidate("attack", gates=(Condition("army", ">=", t.attack_army), Condition("intel_age", "<", 60.0),
+                                   Condition("attack_edge", ">=", 0.0)),
+                  preferences=(Preference("strength", 0.5, max(0.6, t.attack_ratio), _lin(), 1.0),
+                               Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
+    ]
+
+
+def emergencies(t: Tuning) -> list[Emergency]:
+    return [Emergency("base_attacked", (Condition("threat_value", ">=", t.defend_value),), "defend"),
+            Emergency("all_in", (Condition("army", ">=", t.all_in_army),), "attack")]
+
+
+# -- the HTN domain -------------------------------------------------------------------------------------------
+P = htn.Primitive
+M = htn.Method
+C = htn.Compound
+
+def _guarded(primitives) -> list:
+    """Every primitive also needs ``ok_<name>``: the host clears it for a task that failed a moment ago, so the
+    replan takes another method instead of the same failing step."""
+    return [P(p.name, {**p.preconditions, f"ok_{p.name}": True}, p.effects) for p in primitives]
+
+
+DOMAIN = htn.Domain(
+    _guarded([P("train_worker", {"worker_short": True, "hq_idle": True}, {"hq_idle": False}),
+     P("build_depot", {"need_supply": True}, {"need_supply": False}),
+     P("build_barracks", {"barracks_short": True, "can_barracks": True}, {"barracks_short": False}),
+     P("build_armory", {"armory_wanted": True, "has_barracks": True}, {"armory_wanted": False}),
+     P("build_turret", {"turret_wanted": True, "has_barracks": True}, {"turret_wanted": False}),
+     P("train_army", {"has_barracks": True}, {}),
+     P("scout", {"enemy_known": False, "has_army": True}, {"enemy_known": True}),
+     P("attack", {"has_army": True}, {"order": "attack"}),
+     P("defend", {}, {"order": "defend"}),
+     P("hold", {}, {"order": "hold"})]),
+    [C("upkeep", (M("supply_first", {"need_supply": True}, ["build_depot", "workers", "reinforce"]),
+                  M("workers_only", {}, ["workers", "reinforce"]))),
+     C("reinforce", (M("spend", {"has_barracks": True}, ["train_army"]),
+                     M("save", {}, []))),
+     C("workers", (M("one_more", {"worker_short": True, "hq_idle": True}, ["train_worker"]),
+                   M("enough", {}, []))),
+     C("production", (M("first_barracks", {"barracks_short": True, "can_barracks": True}, ["build_barracks"]),
+                      M("have_it", {}, []))),
+     C("posture_economy", (M("grow", {}, ["production", "some_army", "hold"]),)),
+     C("posture_tech", (M("barracks", {"barracks_short": True, "can_barracks": True},
+                          ["build_barracks", "some_army"]),
+                        M("armory", {"armory_wanted": True, "has_barracks": True}, ["build_armory", "some_army"]),
+                        M("turret", {"turret_wanted": True, "has_barracks": True}, ["build_turret", "some_army"]),
+                        M("nothing_left", {}, ["some_army", "hold"]))),
+     C("some_army", (M("one_unit", {"has_barracks": True}, ["train_army"]),
+                     M("none_yet", {}, []))),
+     C("posture_army", (M("scout_and_train", {"has_barracks": True, "enemy_known": False, "army_to_scout": True},
+                          ["production", "scout", "train_army", "hold"]),
+                        M("train", {"has_barracks": True}, ["production", "train_army", "hold"]),
+                        M("no_barracks", {}, ["production"]))),
+     C("posture_defend", (M("fight", {"has_army": True}, ["defend", "train_army", "turret_if_wanted"]),
+                          M("build_up", {"has_barracks": True}, ["defend", "train_army"]),
+                          M("workers_fight", {}, ["defend", "production"]))),
+     C("turret_if_wanted", (M("turret", {"turret_wanted": True, "has_barracks": True}, ["build_turret"]),
+                            M("no_turret", {}, []))),
+     C("posture_attack", (M("scout_first", {"enemy_known": False, "has_army": True}, ["scout", "attack",
+                                                                                        "train_army"]),
+                          M("strike", {"has_army": True}, ["attack", "train_army"]),
+                          M("no_army", {}, ["production"]))),
+     ])
+
+
+PRIMITIVES = tuple(sorted(n for n, task in DOMAIN.tasks.items() if isinstance(task, htn.Primitive)))
+
+
+def symbols(facts: dict, t: Tuning, blocked=()) -> dict:
+    """The facts' symbolic projection the HTN domain plans over (bools and the army order); ``blocked``: tasks
+    that failed a moment ago (their ``ok_`` symbol is false)."""
+    out = _symbols(facts, t)
+    out.update({f"ok_{name}": name not in blocked for name in PRIMITIVES})
+    return out
+
+
+def _symbols(facts: dict, t: Tuning) -> dict:
+    barracks = facts["barracks"] + facts.get("pending_barracks", 0)
+    return {
+        "worker_short": facts["workers"] < t.worker_target,
+        "hq_idle": bool(facts["hq_idle"]),
+        # supply ahead of production: two free places per barracks (each trains about one unit at a time)
+        "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < 200
+                       and not facts["building_supply"],
+        "barracks_short": barracks < (t.max_barracks if facts["stock"] >= 300 else t.barracks),
+        "can_barracks": barracks < t.max_barracks,
+        "has_barracks": facts["barracks"] > 0,
+        "armory_wanted": t.armory and not facts["armory"] and facts["barracks"] > 0,
+        "turret_wanted": facts["barracks"] > 0 and (facts["turrets"] < t.turrets
+                                                   or facts["threat"] and facts["turrets"] < t.turrets + 1),
+        "has_army": facts["army"] > 0,
+        "enemy_known": facts["intel_age"] < 45.0,
+        "army_to_scout": facts["army"] >= 6,
+        "order": "",
+    }
+
+
+def tech_left(facts: dict, t: Tuning) -> int:
+    """How many of the buildings the profile wants are still missing (the tech posture's fact)."""
+    barracks = facts["barracks"] + facts.get("pending_barracks", 0)
+    left = max(0, t.barracks - barracks)
+    if t.armory and not facts["armory"] and facts["barracks"] > 0:
+        left += 1
+    if facts["barracks"] > 0:
+        left += max(0, t.turrets - facts["turrets"])
+    if facts["stock"] >= 300 and barracks < t.max_barracks:
+        left += 1
+    return left
+
+
+#: strength an attack needs to start, as a share of the profile's ``attack_ratio``, and to go on
+START_SHARE = 0.8
+KEEP_STRENGTH = 0.6
+
+
+def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
+    """How far the army's strength is above what an attack needs: ``START_SHARE`` x ``attack_ratio`` to start
+    one, ``KEEP_STRENGTH`` to go on with one (a gate with hysteresis: an attack is not called off, and the army
+    caught retreating, the moment a few more enemies come in sight).
+
+    >>> t = Tuning(attack_ratio=2.0)
+    >>> attack_edge({"strength": 1.5}, t, False), attack_edge({"strength": 1.0}, t, False)
+    (-0.1, -0.6)
+    >>> attack_edge({"strength": 1.0}, t, True)
+    0.4
+    """
+    bar = KEEP_STRENGTH if attacking else START_SHARE * t.attack_ratio
+    return round(facts["strength"] - bar, 6)
+
+
+class StrategyPlanner:
+    """The posture selector and the plan maker for one profile (``Tuning``); holds no match state."""
+
+    def __init__(self, tuning: Tuning):
+        self.tuning = tuning
+        self.selector = ModeSelector(candidates(tuning), emergencies(tuning), margin=tuning.margin,
+                                     min_hold=tuning.min_hold)
+
+    def decide(self, facts: dict, current: str | None, held: float, status=None, status_reason: str = ""):
+        """The posture for now (an ``ai.utility.Decision``)."""
+        facts = dict(facts)
+        facts["tech_left"] = tech_left(facts, self.tuning)
+        facts["attack_edge"] = attack_edge(facts, self.tuning, current == "attack")
+        if status is None:
+            return self.selector.decide(facts, current, held)
+        return self.selector.decide(facts, current, held, status=status, status_reason=status_reason)
+
+    def plan(self, posture: str, facts: dict, blocked=()) -> list[str]:
+        """The posture's tasks, in order (empty when the domain finds none); ``blocked`` tasks are not planned."""
+        return self.plan_task(f"posture_{posture}", facts, blocked)
+
+    def upkeep(self, facts: dict, blocked=()) -> list[str]:
+        """The standing tasks of every think, whatever the posture: supply when it runs short, a worker while
+        there are too few (``upkeep`` in ``DOMAIN``)."""
+        return self.plan_task("upkeep", facts, blocked)
+
+    def plan_task(self, task: str, facts: dict, blocked=()) -> list[str]:
+        result = htn.plan(DOMAIN, symbols(facts, self.tuning, blocked), task, depth_limit=8, budget=500)
+        return result.plan[:MAX_STEPS] if result.ok else []
+
+
+__all__ = ["POSTURES", "ORDERS", "Tuning", "StrategyPlanner", "DOMAIN", "candidates", "emergencies", "symbols",
+           "example_facts", "tech_left"]

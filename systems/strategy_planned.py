@@ -1,0 +1,583 @@
+"""The planned strategy's host side: a team's strategic facts, its posture and HTN plan carried out through the
+ledger, and workers that flee danger or fight back (the rules: docs/rules/strategy.md).
+
+A strategy profile with ``algorithm = "planned"`` is run here (systems/strategy.py hands the team over); the
+decisions themselves are ai/strategy.py's, engine-free. Every team think (``PERIOD`` ticks, as the scripted
+strategy):
+
+1. the facts are read (``facts``): only what the team may know under fog of war (seen enemies, remembered ones,
+   known buildings);
+2. the current step's ledger action is checked: taken (accepted, started or confirmed) -> the plan advances;
+   refused, failed, cancelled or timed out -> the plan is made again from the facts of now (a replan);
+3. the posture is chosen (``StrategyPlanner.decide``, hysteresis and emergencies); a new posture, a finished
+   plan or a failed step makes a new plan;
+4. the current step is carried out: a train or build step submits one ledger action and waits for the ledger,
+   an army order (attack, defend, hold, scout) takes effect at once, a step that cannot be paid for waits, and
+   one that waits more than ``PATIENCE`` thinks fails (a replan);
+5. standing work as the scripted strategy does it: unfinished buildings get a builder, rally points, idle
+   workers gather (``workers`` below: a worker in danger flees to the far side of its headquarters, or fights
+   back when the danger is only enemy workers it outnumbers, and goes back to mining when the danger is gone).
+
+The plan state lives on the world (``World.strategy_plans``: decider state, like brains' memories); a loaded
+save starts a fresh plan from the facts. Each decision that changes the posture or the plan (and one every
+``RECORD_EVERY`` thinks) is an ``ai.records.StrategyDecision``.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+import esper
+import numpy as np
+
+from ai.records import PlanRecord, StrategyDecision
+from ai.status import FAILURE, RUNNING, SUCCESS
+from ai.strategy import StrategyPlanner, Tuning
+from components import Building, Health, Position, Team, UnitKind
+from game.economy import population_cap, population_used, stockpile
+from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
+from systems.strategy import PERIOD, VIEWS, TeamView
+
+BLOCK_TICKS = 600        # a task that failed is not planned again for this long (20 s)
+PATIENCE = 40            # thinks (20 s) a step may wait for money or a free building before it fails
+RECORD_EVERY = 20        # thinks between decision records when nothing changes
+INCOME_WINDOW = 60.0     # seconds over which income is measured
+MAX_TRAIN_PER_STEP = 12  # trainings one train_army step submits at most (one per building with room)
+PARITY = 1.0             # the unseen enemy army is estimated at this share of its own (after the trade so far)
+LOG_LIMIT = 16
+LEASH = 16.0             # tiles from the headquarters a defending unit chases an enemy
+BASE_RADIUS = 15.0       # tiles from the headquarters within which threats are fought
+DEFEND_RADIUS = 9.0      # tiles: enemies this close to one of its buildings threaten the base
+TAKEN = (ACCEPTED, STARTED, CONFIRMED)
+
+_planners: dict = {}
+
+
+def planner_for(profile) -> StrategyPlanner:
+    """One planner per profile (its candidates and domain are built once)."""
+    key = (profile.id, profile.planner)
+    planner = _planners.get(key)
+    if planner is None:
+        fields_ = Tuning.__dataclass_fields__
+        tuning = Tuning(**{k: getattr(profile.planner, k) for k in fields_})
+        planner = _planners[key] = StrategyPlanner(tuning)
+    return planner
+
+
+@dataclass
+class PlanState:
+    """One team's planned strategy between thinks (decider state)."""
+    posture: str | None = None
+    since: int = 0                      # tick the posture was entered
+    goal: str = ""
+    steps: list = field(default_factory=list)
+    rows: list = field(default_factory=list)     # per step: [step, ledger action id, state]
+    index: int = 0
+    action: int = 0                     # the current step's ledger action (0: none yet)
+    waited: int = 0                     # thinks the current step has waited
+    replans: int = 0
+    order: str = "hold"                 # the army's standing order
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_LIMIT))
+    income: deque = field(default_factory=lambda: deque(maxlen=256))   # (tick, gathered)
+    fleeing: set = field(default_factory=set)
+    thinks: int = 0
+    scout: int = 0                      # the unit sent scouting (0: none)
+    last_seen: int = -1                 # tick an enemy army unit or building was last in sight
+    army_seen: int = -1                 # tick an enemy army unit was last in sight
+    lost: float = 0.0                   # army value it has lost, and enemy value it has seen die, so far
+    killed: float = 0.0
+    own_before: dict = field(default_factory=dict)     # its army units' values last think
+    enemy_before: dict = field(default_factory=dict)   # the enemy units' values it saw last think
+    failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
+
+
+def value_of(world, kind: str, hp: float, max_hp: float) -> float:
+    udef = world.content.units.get(kind)
+    return 0.0 if udef is None or max_hp <= 0 else udef.cost * max(0.0, hp) / max_hp
+
+
+class PlannedTeam(TeamView):
+    """A team run by a planned strategy profile: TeamView's primitives (placing, training, gathering, the army)
+    driven by a posture and a plan."""
+
+    defend_radius = DEFEND_RADIUS
+
+    def __init__(self, world, team, profile, units, workers):
+        super().__init__(world, team, profile, units, workers)
+        plans = world.strategy_plans
+        self.state = plans.get(team)
+        if self.state is None:
+            self.state = plans[team] = PlanState()
+        self.planner = planner_for(profile)
+        self.last = None
+
+    def _submit(self, kind, actor, target=0, params=None):
+        self.last = super()._submit(kind, actor, target, params)
+        return self.last
+
+    # -- facts -----------------------------------------------------------------------------------------------
+    def facts(self) -> dict:
+        world, team = self.world, self.team
+        defs = world.content.buildings
+        st = self.state
+        gathered = stockpile(world, team).gathered
+        st.income.append((world.tick, gathered))
+        while st.income and world.tick - st.income[0][0] > INCOME_WINDOW * world.hz:
+            st.income.popleft()
+        t0, g0 = st.income[0]
+        minutes = max(1e-9, (world.tick - t0) / world.hz / 60.0)
+        income = (gathered - g0) / minutes if world.tick > t0 else 0.0
+        kinds: dict[str, int] = {}
+        done: dict[str, int] = {}
+        for _e, b in self.buildings:
+            kinds[b.kind] = kinds.get(b.kind, 0) + 1
+            if b.done:
+                done[b.kind] = done.get(b.kind, 0) + 1
+        for kind, n in self.pending_builds.items():
+            kinds[kind] = kinds.get(kind, 0) + n
+        supply = self.p.supply
+        army_value = 0.0
+        army = 0
+        own = {}
+        for eid, kind, _pos in self.units:
+            if eid in self._worker_ids:
+                continue
+            h = esper.component_for_entity(eid, Health)
+            own[eid] = value_of(world, kind, h.hp, h.max_hp)
+            army_value += own[eid]
+            army += 1
+        known_value, threat_value, seen_now, seen_army = self._enemy_values()
+        # the trade so far: army value it lost, and enemy value it saw last think that is gone now (killed)
+        st.lost += sum(v for e, v in st.own_before.items() if not esper.entity_exists(e))
+        st.killed += sum(v for e, v in st.enemy_before.items() if not esper.entity_exists(e))
+        st.own_before, st.enemy_before = own, self._seen_values
+        if seen_now:
+            st.last_seen = world.tick
+        if seen_army:
+            st.army_seen = world.tick
+        # what is not in sight is not gone: the enemy is taken to earn and spend as it does, so its army is
+        # estimated at its own army's value plus what it lost less what it killed (never less than it knows of)
+        estimate = max(0.0, army_value + st.lost - st.killed) * PARITY
+        enemy_value = max(known_value, estimate)
+        intel_age = 999.0 if st.last_seen < 0 else min(999.0, (world.tick - st.last_seen) / world.hz)
+        hq = self._hq_id()
+        idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
+                   and not world.ledger.queue_of(eid, "production"))
+        known = any(world.enemies(team, other) and len(ids)
+                    for other, (ids, _x, _y) in world.known_building_index(team).items())
+        cap, used = population_cap(world, team), population_used(world, team)
+        return {
+            "minute": round(world.tick / world.hz / 60.0, 3),
+            "stock": float(self.budget), "income": round(income, 3), "workers": len(self.workers),
+            "pop_used": used, "pop_cap": cap, "pop_free": cap - used,
+            "army": army, "army_value": round(army_value, 3), "enemy_value": round(enemy_value, 3),
+            "strength": round(army_value / max(enemy_value, 50.0), 3),
+            "threat_value": round(threat_value, 3), "threat": threat_value > 0,
+            "barracks": done.get("barracks", 0), "pending_barracks": kinds.get("barracks", 0) - done.get("barracks", 0),
+            "armory": kinds.get("armory", 0), "turrets": kinds.get("turret", 0), "depots": kinds.get(supply, 0),
+            "building_supply": kinds.get(supply, 0) > done.get(supply, 0),
+            "idle_production": idle,
+            "hq_idle": hq is not None and len(world.ledger.queue_of(hq, "production")) < 2,
+            "enemy_known": known, "intel_age": round(intel_age, 2),
+        }
+
+    def _hq_id(self) -> int | None:
+        defs = self.world.content.buildings
+        for eid, b in self.buildings:
+            if b.done and defs[b.kind].headquarters:
+                return eid
+        return None
+
+    def _enemy_values(self) -> tuple[float, float, bool, bool]:
+        """The value of the enemy units the team knows (seen now, or remembered; workers too: a worker rush
+        fights with them), of the part of them it sees near its buildings, whether it sees an enemy army unit or
+        building now, and whether it sees an enemy army unit now."""
+        world, team = self.world, self.team
+        seen = set()
+        self._seen_values = {}
+        army = 0.0
+        threat_ids = {eid for eid, _x, _y in self._threats()}
+        threat = 0.0
+        for other, (ids, _xs, _ys) in sorted(world.seen_index(team).items()):
+            if not world.enemies(team, other):
+                continue
+            for eid in ids.tolist():
+                seen.add(eid)
+                kind = esper.component_for_entity(eid, UnitKind).kind
+                h = esper.component_for_entity(eid, Health)
+                v = value_of(world, kind, h.hp, h.max_hp)
+                if eid in threat_ids:
+                    threat += v
+                army += v
+                self._seen_values[eid] = v
+        if world.fog.enabled and team not in world.sees_all:
+            for eid, row in sorted(world.fog.remembered_units(team).items()):
+                if eid in seen or world.content.units.get(row[1]) is None:
+                    continue
+                army += value_of(world, row[1], row[4], row[5])
+        seen_army = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
+                        for e in seen)
+        seen_now = False
+        if not seen_army:
+            fog = world.fog
+            for other, (ids, xs, ys) in sorted(world.known_building_index(team).items()):
+                if world.enemies(team, other) and len(ids) and (not fog.enabled or any(
+                        fog.sees(team, float(x), float(y)) for x, y in zip(xs.tolist(), ys.tolist()))):
+                    seen_now = True
+                    break
+        return army, threat, seen_now or seen_army, seen_army
+
+    # -- the think ---------------------------------------------------------------------------------------------
+    def economy(self) -> None:
+        """The team's think (``PERIOD`` ticks): facts, the ledger's verdict, the posture, the plan, standing work."""
+        if not self.buildings:
+            return
+        self._read_ledger()
+        world = self.world
+        st = self.state
+        st.thinks += 1
+        facts = self.facts()
+        changed = False
+        status = RUNNING
+        # 1. the ledger's verdict on the step under way
+        if st.action:
+            action = world.ledger.get(st.action)
+            state = action.state if action is not None else CONFIRMED   # pruned: it ended long ago, taken
+            if state in TAKEN:
+                self._row(st.index, st.action, state)
+                changed = True
+                st.index += 1
+                st.action, st.waited = 0, 0
+            elif state != SUBMITTED:
+                reason = action.reason if action is not None else ""
+                self._row(st.index, st.action, f"{state}: {reason}" if reason else state)
+                self._log(f"step {st.steps[st.index]} {state}" + (f" ({reason})" if reason else "") + "; replan")
+                st.failed[st.steps[st.index]] = world.tick
+                st.steps, st.action, st.waited = [], 0, 0
+                st.replans += 1
+                status = FAILURE
+                changed = True
+        # 2. the posture
+        held = (world.tick - st.since) / world.hz if st.posture is not None else 0.0
+        decision = self.planner.decide(facts, st.posture, held)
+        before = st.posture
+        if decision.choice != st.posture or decision.switch:
+            st.posture = decision.choice
+            st.since = world.tick
+            st.order = "hold"                   # an attack ends with its posture (an attack plan orders it again)
+            st.steps = []
+            changed = True
+            self._log(f"posture {before} -> {decision.choice} ({decision.reason})")
+        # 3. a plan when there is none (or it is done)
+        if st.posture is not None and (not st.steps or st.index >= len(st.steps)):
+            self._new_plan(facts)
+            changed = True
+        # 4. the standing tasks (supply, workers), then the plan's steps until one waits for the ledger
+        self._upkeep(facts)
+        for _ in range(len(st.steps) + 1):
+            if st.action or st.index >= len(st.steps):
+                break
+            outcome = self._do(st.steps[st.index])
+            step = st.steps[st.index]
+            if outcome == "busy":
+                outcome = "done"                # production is full: the step has nothing to add now
+            if outcome == "action":
+                st.action = self.last.id
+                self._row(st.index, st.action, SUBMITTED)
+                break
+            if outcome == "done":
+                self._row(st.index, 0, "done")
+                st.index += 1
+                st.waited = 0
+                continue
+            if outcome == "wait":
+                st.waited += 1
+                self._row(st.index, 0, f"waiting {st.waited}")
+                if st.waited > PATIENCE:
+                    self._log(f"step {step} waited {PATIENCE} thinks; replan")
+                    st.failed[step] = world.tick
+                    st.replans += 1
+                    st.steps, st.waited = [], 0
+                    status = FAILURE
+                    changed = True
+                break
+            # failed outright: replan from the facts now (next think)
+            self._row(st.index, 0, f"failed: {outcome}")
+            self._log(f"step {step} failed ({outcome}); replan")
+            st.failed[step] = world.tick
+            st.replans += 1
+            st.steps, st.waited = [], 0
+            status = FAILURE
+            changed = True
+            break
+        if changed or st.thinks % RECORD_EVERY == 1:
+            self._record(facts, decision, before, status)
+        # 5. standing work
+        self._leash()
+        self._help_unfinished()
+        self._rally()
+        self.workers_think()
+
+    def _upkeep(self, facts: dict) -> None:
+        """The standing tasks of this think (``StrategyPlanner.upkeep``), each done once: what the ledger makes
+        of them is in the next think's facts (a worker more, a depot under way), so nothing waits on them."""
+        st = self.state
+        tick = self.world.tick
+        blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
+        for step in self.planner.upkeep(facts, blocked):
+            outcome = self._do(step)
+            if outcome not in ("action", "done", "wait", "busy"):
+                st.failed[step] = tick
+                self._log(f"upkeep {step} failed ({outcome})")
+
+    def _new_plan(self, facts: dict) -> None:
+        st = self.state
+        tick = self.world.tick
+        blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
+        st.steps = self.planner.plan(st.posture, facts, blocked)
+        st.goal = f"posture_{st.posture}"
+        st.rows = [[s, 0, "pending"] for s in st.steps]
+        st.index, st.action, st.waited = 0, 0, 0
+        self._log(f"plan {st.goal}: {', '.join(st.steps) or '(none)'}")
+
+    def _row(self, index: int, action: int, state: str) -> None:
+        rows = self.state.rows
+        if 0 <= index < len(rows):
+            rows[index] = [rows[index][0], int(action), state]
+
+    def _log(self, text: str) -> None:
+        self.state.log.append([round(self.world.tick / self.world.hz, 2), text])
+
+    # -- steps -----------------------------------------------------------------------------------------------
+    def _do(self, step: str) -> str:
+        """Carry out one step: "action" (a ledger action was submitted: ``self.last``), "done" (an order that
+        takes effect at once), "wait" (not affordable yet, or no building free), or why it failed."""
+        st = self.state
+        self.last = None
+        if step in ("attack", "defend", "hold"):
+            st.order = step
+            return "done"
+        if step == "scout":
+            return self._scout()
+        if step == "train_worker":
+            kind = self._worker_kind()
+            return "failed: no worker type" if kind is None else self._train_step(kind)
+        if step == "train_army":
+            return self._train_army_step()
+        if step.startswith("build_"):
+            kind = self.p.supply if step == "build_depot" else step[len("build_"):]
+            if kind not in self.world.content.buildings:
+                return f"unknown building '{kind}'"
+            placed = self._place(kind)
+            if self.last is not None:
+                return "action"
+            return "wait" if placed else "no site or builder"
+        return f"unknown step '{step}'"
+
+    def _train_step(self, unit: str) -> str:
+        world = self.world
+        udef = world.content.units[unit]
+        from game.economy import missing_requirements
+        if missing_requirements(world, self.team, udef.requires):
+            return f"{unit} needs {', '.join(udef.requires)}"
+        if not self._trainers(unit):
+            return "busy"                   # every building that trains it has its queue full: nothing to add
+        if self.budget < udef.cost:
+            return "wait"
+        self._train(unit)
+        return "action" if self.last is not None else "wait"
+
+    def _train_army_step(self) -> str:
+        """One training on every production building with room in its queue (as far as the money goes), each
+        the unit of the mix the army is furthest below; the step's action is the first of them."""
+        first = None
+        outcome = "wait"
+        for _ in range(MAX_TRAIN_PER_STEP):
+            outcome = self._train_one_army()
+            if outcome != "action":
+                break
+            first = first or self.last
+        if first is not None:
+            self.last = first
+            return "action"
+        return outcome
+
+    def _train_one_army(self) -> str:
+        mix = self.p.army or {"rifleman": 1.0}
+        counts: dict[str, int] = {}
+        for _e, kind, _p in self.units:
+            counts[kind] = counts.get(kind, 0) + 1
+        size = sum(counts.get(k, 0) + self.queued.get(k, 0) for k in mix)
+        total = sum(mix.values())
+        order = sorted(mix, key=lambda k: ((counts.get(k, 0) + self.queued.get(k, 0)) - mix[k] / total * (size + 1), k))
+        from game.economy import missing_requirements
+        waiting = busy = False
+        for unit in order:
+            udef = self.world.content.units[unit]
+            if missing_requirements(self.world, self.team, udef.requires):
+                continue
+            outcome = self._train_step(unit)
+            if outcome == "action":
+                return outcome
+            waiting = waiting or outcome == "wait"
+            busy = busy or outcome == "busy"
+        return "wait" if waiting else "busy" if busy else "nothing to train"
+
+    def _scout(self) -> str:
+        """Send the army's fastest unit to where the enemy should be; done once it is on its way."""
+        world = self.world
+        fighters = self.army_units()
+        if not fighters:
+            return "no unit to scout with"
+        speed = lambda e: world.content.units[esper.component_for_entity(e, UnitKind).kind].speed
+        eid, pos = min(fighters, key=lambda f: (-speed(f[0]), f[0]))
+        spot = world.fog.hunt_point(self.team, pos.x, pos.y) if world.fog.enabled else None
+        if spot is None:
+            return "done"                   # nothing hidden to look for
+        spot = walkable_near(world, spot[0], spot[1], world.turns[self.team])
+        if spot is None:
+            return "no open ground where the enemy should be"
+        self._submit("attack_move", eid, 0, {"x": spot[0], "y": spot[1]})
+        self.state.scout = eid
+        return "action"
+
+    # -- the army ----------------------------------------------------------------------------------------------
+    def attacking(self, size: int) -> bool:
+        """The army follows the plan's standing order: attack (everything, as the scripted attack), otherwise
+        drive off enemies near the base and wait at the rally point."""
+        return self.state.order == "attack"
+
+    def _threats(self) -> list[tuple[int, float, float]]:
+        """Enemy units it sees within ``defend_radius`` tiles of one of its buildings and within ``BASE_RADIUS``
+        of its headquarters: the base is defended where its turrets and reinforcements are, not out in the open."""
+        hx, hy = self._headquarters()
+        return [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
+
+    def _leash(self) -> None:
+        """Unless the order is to attack, a unit chasing an enemy further than ``LEASH`` tiles from the
+        headquarters comes back to the rally point (a defence does not follow the enemy home)."""
+        if self.state.order == "attack":
+            return
+        world = self.world
+        hx, hy = self._headquarters()
+        rally = None
+        for eid, pos in self.army_units():
+            if (pos.x - hx) ** 2 + (pos.y - hy) ** 2 <= LEASH * LEASH:
+                continue
+            current = world.ledger.current(eid)
+            if current is None or current.kind not in ("attack", "attack_move") or eid == self.state.scout:
+                continue
+            if rally is None:
+                rally = self.rally_spot()
+            self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
+
+    def army_units(self) -> list:
+        units = super().army_units()
+        scout = self.state.scout
+        if scout and self.state.order != "attack":
+            current = self.world.ledger.current(scout)
+            if current is not None and current.kind == "attack_move":
+                units = [u for u in units if u[0] != scout]       # the scout keeps walking
+        return units
+
+    # -- workers with brains --------------------------------------------------------------------------------
+    def workers_think(self) -> None:
+        """Each worker: in danger (armed enemies within ``flee`` tiles), fight back when the danger is only
+        enemy workers and the workers about outnumber them, else run to the far side of the headquarters; when
+        the danger has gone, back to work (``_gather``: mine the nearest free field, or take a load home)."""
+        world, team = self.world, self.team
+        flee = float(self.p.planner.flee)
+        st = self.state
+        if flee > 0 and self.workers:
+            ex, ey, ew = [], [], []
+            for other, (ids, xs, ys) in sorted(world.seen_index(team).items()):
+                if not world.enemies(team, other) or not len(ids):
+                    continue
+                for i, eid in enumerate(ids.tolist()):
+                    ex.append(float(xs[i]))
+                    ey.append(float(ys[i]))
+                    ew.append(world.content.units[esper.component_for_entity(eid, UnitKind).kind].worker is not None)
+            mine = np.array([(p.x, p.y) for _e, p, _w in self.workers])
+            hx, hy = self._headquarters()
+            if ex:
+                exs, eys, eworker = np.array(ex), np.array(ey), np.array(ew)
+                army_near = sum(1 for _e, p in self.army_units() if (p.x - hx) ** 2 + (p.y - hy) ** 2 < 225)
+                for eid, pos, _w in self.workers:
+                    if eid in self.builders:
+                        continue
+                    d2 = (exs - pos.x) ** 2 + (eys - pos.y) ** 2
+                    near = d2 <= flee * flee
+                    if not near.any():
+                        continue
+                    n_enemy = int(near.sum())
+                    only_workers = bool(eworker[near].all())
+                    friends = int((((mine[:, 0] - pos.x) ** 2 + (mine[:, 1] - pos.y) ** 2) <= 64).sum())
+                    current = world.ledger.current(eid)
+                    if only_workers and friends + army_near >= n_enemy:
+                        target_i = int(np.flatnonzero(near)[np.argmin(d2[near])])
+                        # the enemy worker nearest: find its id again from the seen index order
+                        target = self._enemy_id_at(exs[target_i], eys[target_i])
+                        if target and (current is None or current.kind != "attack" or current.target != target):
+                            self._submit("attack", eid, target)
+                            self.builders[eid] = -1          # busy: not sent to mine this think
+                        continue
+                    i = int(np.argmin(d2))
+                    dx, dy = hx - exs[i], hy - eys[i]
+                    d = math.hypot(dx, dy) or 1.0
+                    tx, ty = hx + dx / d * 4.0, hy + dy / d * 4.0
+                    tx = min(max(tx, 0.5), world.tilemap.width - 0.5)
+                    ty = min(max(ty, 0.5), world.tilemap.height - 0.5)
+                    if eid not in st.fleeing or current is None or current.kind != "move":
+                        self._submit("move", eid, 0, {"x": tx, "y": ty})
+                    st.fleeing.add(eid)
+                    self.builders[eid] = -1
+            # the danger has gone for those still marked: back to work
+            for eid, pos, _w in self.workers:
+                if eid in st.fleeing and self.builders.get(eid) != -1:
+                    st.fleeing.discard(eid)
+                    current = world.ledger.current(eid)
+                    if current is not None and current.kind == "move":
+                        world.ledger.cancel(current.id, "danger gone")
+                        self.builders[eid] = -1             # idle from next think, then mines
+        st.fleeing &= {e for e, _p, _w in self.workers}
+        self._gather()
+
+    def _enemy_id_at(self, x: float, y: float) -> int:
+        found = self.world.nearest_enemy(self.team, x, y)
+        return found[0] if found is not None else 0
+
+    def _record(self, facts: dict, decision, before, status) -> None:
+        st = self.state
+        world = self.world
+        plan = PlanRecord(mode="htn", goal=st.goal, steps=list(st.steps), index=min(st.index, len(st.steps)),
+                          action=int(st.action), status=int(status), replans=st.replans, log=[list(r) for r in st.log])
+        rec = StrategyDecision(
+            tick=world.tick, team=self.team, profile=self.p.id, posture_before=before, posture=st.posture,
+            switch=bool(decision.switch), reason=decision.reason, detail=decision.detail,
+            emergency=decision.emergency, candidates=decision.candidates, order=st.order,
+            facts=[[k, facts[k]] for k in sorted(facts)], steps=[list(r) for r in st.rows], plan=plan)
+        world.decisions.add(rec)
+
+
+def walkable_near(world, x: float, y: float, turn: int, reach: int = 6) -> tuple[float, float] | None:
+    """The centre of the walkable tile nearest to (x, y) within ``reach`` tiles (ties broken on offsets turned
+    with the team's quarter), or None."""
+    from game.economy import near_key, turned
+    nav = world.nav
+    cx, cy = int(x), int(y)
+    best = None
+    for ty in range(cy - reach, cy + reach + 1):
+        for tx in range(cx - reach, cx + reach + 1):
+            if not nav.in_bounds(tx, ty) or not nav.is_walkable(tx, ty):
+                continue
+            dx, dy = tx + 0.5 - x, ty + 0.5 - y
+            key = (near_key(dx * dx + dy * dy),) + turned(round(dx, 6), round(dy, 6), turn) + (tx, ty)
+            if best is None or key < best:
+                best = key
+    return None if best is None else (best[3] + 0.5, best[4] + 0.5)
+
+
+VIEWS["planned"] = PlannedTeam
+
+__all__ = ["PlannedTeam", "PlanState", "planner_for", "walkable_near"]

@@ -1,0 +1,195 @@
+"""The planned strategy (ai/strategy.py, systems/strategy_planned.py): the posture by utility with the brains'
+rules, the HTN plan, the plan carried through the ledger and replanned when a step fails, workers that flee or
+fight back, its decision records, `rts explain --strategy` and the report's posture marks."""
+import json
+import subprocess
+import sys
+
+import esper
+import pytest
+
+from ai.records import StrategyDecision, from_wire
+from ai.strategy import DOMAIN, StrategyPlanner, Tuning, example_facts
+from components import Position, Team, UnitKind, Worker
+from game.world import World
+
+
+# -- the engine-free part ---------------------------------------------------------------------------------------
+def test_start_of_a_match_grows_the_economy_and_plans_workers_and_a_barracks():
+    planner = StrategyPlanner(Tuning())
+    d = planner.decide(example_facts(), None, 0.0)
+    assert d.choice == "economy" and d.switch
+    assert {c.id for c in d.candidates} == {"army", "attack", "defend", "economy", "tech"}
+    assert not d.scores["attack"].eligible and not d.scores["defend"].eligible
+    assert planner.plan("economy", example_facts()) == ["build_barracks", "hold"]
+    assert planner.upkeep(example_facts()) == ["train_worker"]                 # every think, whatever the posture
+    assert planner.upkeep(example_facts(barracks=1, pop_free=1)) == ["build_depot", "train_worker", "train_army"]
+
+
+def test_a_threat_at_the_base_is_an_emergency_that_skips_hysteresis():
+    t = Tuning(defend_value=100.0)
+    planner = StrategyPlanner(t)
+    facts = example_facts(workers=10, barracks=1, army=3, threat=True, threat_value=150.0)
+    d = planner.decide(facts, "economy", held=0.5)          # held far less than min_hold
+    assert (d.choice, d.reason, d.emergency) == ("defend", "emergency", "base_attacked")
+    assert planner.plan("defend", facts)[0] == "defend"
+    small = example_facts(workers=10, barracks=1, army=3, threat=True, threat_value=40.0)
+    d = planner.decide(small, "economy", held=0.5)
+    assert d.choice == "economy" and d.reason == "held by hysteresis"
+
+
+def test_the_posture_switches_only_after_the_hold_time():
+    planner = StrategyPlanner(Tuning(min_hold=10.0))
+    facts = example_facts(workers=16, barracks=2, stock=600.0, idle_production=3)
+    assert planner.decide(facts, "economy", held=20.0).reason == "invalidation"     # its gate failed: enough workers
+    facts = example_facts(workers=12, barracks=2, stock=600.0, idle_production=3)
+    held = planner.decide(facts, "economy", held=2.0)
+    free = planner.decide(facts, "economy", held=20.0)
+    assert held.choice == "economy" and held.reason == "held by hysteresis"
+    assert free.choice != "economy" and free.reason == "ordinary"
+
+
+def test_a_blocked_task_makes_the_plan_take_another_method():
+    planner = StrategyPlanner(Tuning())
+    facts = example_facts(army=20, barracks=2, workers=20, strength=3.0)
+    assert planner.plan("attack", facts)[:2] == ["scout", "attack"]
+    assert planner.plan("attack", facts, blocked={"scout"})[0] == "attack"
+    assert "build_barracks" not in planner.plan("economy", example_facts(), blocked={"build_barracks"})
+
+
+def test_every_primitive_is_guarded_by_its_ok_symbol():
+    for name, task in DOMAIN.tasks.items():
+        if hasattr(task, "preconditions"):
+            assert task.preconditions.get(f"ok_{name}") is True
+
+
+# -- the host ---------------------------------------------------------------------------------------------------
+def _world(content, a="ai_balanced", b="macro", seed=1):
+    return World(content, "econ_duel", seed, strategies={0: a, 1: b})
+
+
+def test_the_plan_advances_on_the_ledger_and_records_its_steps(content):
+    world = _world(content)
+    try:
+        world.run(900)
+        recs = world.decisions.records("strategy", 0)
+        assert recs and all(isinstance(r, StrategyDecision) for r in recs)
+        assert world.decisions.latest("strategy", 1) is None        # the scripted macro records none
+        rec = recs[-1]
+        assert from_wire(rec.to_wire()) == rec
+        states = [row[2] for r in recs for row in r.steps]
+        assert any(s in ("accepted", "started", "confirmed") for s in states)
+        trains = [a for a in world.ledger.actions.values() if a.source == "strategy" and a.kind == "train"]
+        assert trains
+        # more workers than it started with, and a barracks placed: the economy posture's plan was carried out
+        workers = sum(1 for _e, (w, t) in esper.get_components(Worker, Team) if t.team == 0)
+        assert workers > 4
+    finally:
+        world.close()
+
+
+def test_a_step_whose_action_fails_is_replanned_and_not_retried_at_once(content):
+    world = _world(content)
+    try:
+        world.run(30)
+        st = world.strategy_plans[0]
+        for _ in range(3000):
+            if st.action and world.tick % 15 == 1:      # just after the think that submitted it
+                break
+            world.step()
+        assert st.action, "a step should be waiting for the ledger"
+        step = st.steps[st.index]
+        world.ledger.cancel(st.action, "test")
+        replans = st.replans
+        for _ in range(20):
+            world.step()
+        assert st.replans == replans + 1
+        assert st.failed.get(step) is not None
+        assert any("cancelled" in line and "replan" in line for _t, line in st.log)
+    finally:
+        world.close()
+
+
+def _near(world, team, kind=None):
+    return sorted(e for e, (t, k) in esper.get_components(Team, UnitKind) if t.team == team and (kind is None
+                                                                                               or k.kind == kind))
+
+
+def test_workers_flee_an_armed_enemy_and_fight_back_against_workers(content):
+    world = _world(content, "ai_balanced", "worker_rush")
+    try:
+        world.run(45)
+        world.activate()
+        mine = [e for e in _near(world, 0, "worker")]
+        enemy = _near(world, 1, "worker")[0]
+        target = esper.component_for_entity(mine[0], Position)
+        pos = esper.component_for_entity(enemy, Position)
+        pos.x, pos.y = target.x + 1.0, target.y
+        for _ in range(16):
+            world.step()
+        acts = [world.ledger.current(e) for e in mine]
+        assert any(a is not None and a.kind == "attack" and a.target == enemy for a in acts)
+        # now an armed enemy (a worker rush's worker passed off as a rifleman): they run instead
+        esper.component_for_entity(enemy, UnitKind).kind = "rifleman"
+        pos = esper.component_for_entity(enemy, Position)
+        pos.x, pos.y = target.x + 1.0, target.y
+        for _ in range(16):
+            world.step()
+        st = world.strategy_plans[0]
+        assert st.fleeing
+        fled = sorted(st.fleeing)[0]
+        assert world.ledger.current(fled).kind == "move"
+        # the danger goes: back to work
+        pos.x, pos.y = 1.5, 1.5
+        esper.component_for_entity(enemy, UnitKind).kind = "worker"
+        for _ in range(60):
+            world.step()
+        assert fled not in st.fleeing
+    finally:
+        world.close()
+
+
+def test_planned_profiles_load_and_a_bad_planner_key_is_one_line(tmp_path):
+    mod = tmp_path / "mod" / "strategies"
+    mod.mkdir(parents=True)
+    (mod / "ai_bad.toml").write_text('id = "ai_bad"\nalgorithm = "planned"\n[planner]\nworker_target = -1\n')
+    proc = subprocess.run([sys.executable, "-m", "game.app.cli", "match", "--scenario", "econ_duel", "--ticks", "1",
+                           "--mod", str(tmp_path / "mod")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "ai_bad.toml" in proc.stderr and "worker_target" in proc.stderr
+
+
+def test_explain_strategy_and_report_mark_postures(tmp_path):
+    rec = tmp_path / "m.rtsreplay"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "game.app.cli", *a], capture_output=True, text=True)
+    proc = run("match", "--scenario", "econ_duel", "--strategy", "Blue=ai_balanced", "--ticks", "1800",
+               "--record", str(rec))
+    assert proc.returncode == 0, proc.stderr
+    proc = run("explain", str(rec), "--tick", "1700", "--strategy", "0")
+    assert proc.returncode == 0, proc.stderr
+    assert "strategy of team 0 (ai_balanced)" in proc.stdout
+    assert "postures:" in proc.stdout and "plan: htn posture_" in proc.stdout
+    data = json.loads(run("explain", str(rec), "--tick", "1700", "--strategy", "0", "--json").stdout)
+    assert data["kind"] == "strategy" and data["candidates"] and data["steps"]
+    proc = run("explain", str(rec), "--tick", "1700", "--strategy", "1")
+    assert proc.returncode == 2 and "no strategy decision" in proc.stderr
+    from game.app.report import collect
+    from content.loader import load_content
+    from saves.replay import read_replay
+    data = collect(read_replay(str(rec)), load_content())
+    assert data["postures"] and data["postures"][0][1] == 0
+
+
+def test_a_difficulty_can_choose_a_planned_strategy(tmp_path):
+    from content.loader import load_content
+    mod = tmp_path / "mod" / "difficulties"
+    mod.mkdir(parents=True)
+    (mod / "planned.toml").write_text('id = "planned"\nname = "Planned"\nstrategy = "ai_rush"\n')
+    world = World(load_content([tmp_path / "mod"]), "econ_duel", 1, difficulties={1: "planned"})
+    try:
+        assert world.strategies == ["macro", "ai_rush"]
+        world.run(31)
+        assert sorted(world.strategy_plans) == [1]
+        assert world.decisions.latest("strategy", 1).profile == "ai_rush"
+    finally:
+        world.close()
