@@ -20,7 +20,7 @@ def test_levels_change_the_commander_the_reaction_the_income_and_the_fog(content
         world.close()
     world = World(content, "skirmish", 1, difficulties={1: "brutal"})
     try:
-        assert world.commanders[1] == "uct_hard" and 1 in world.sees_all and 0 not in world.sees_all
+        assert world.commanders[1] == "portfolio" and 1 in world.sees_all and 0 not in world.sees_all
     finally:
         world.close()
 

@@ -169,7 +169,7 @@ def test_start_menu_then_the_match(content):
         send(win, "on_key_press", arcade.key.RIGHT, 0)             # hard
         send(win, "on_key_press", arcade.key.ENTER, 0)
         assert win.world is not None and win.player_team == 1
-        assert win.world.commanders == ["uct_hard", ""] and win.world.controllers[1] == "player"
+        assert win.world.commanders == ["portfolio", ""] and win.world.controllers[1] == "player"
         frames(win, 30)
         assert win.world.tick == 15
     finally:
