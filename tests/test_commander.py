@@ -124,7 +124,7 @@ def test_tournament_reports_wins_draws_losses_with_an_interval():
     bad = rts("tournament", "--a", "nope", "--b", "uct", "--games", "1")
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
         "error: --a/--b: unknown commander profile 'nope' (known: eo, portfolio, portfolio_fog, scripted, uct, uct_easy, uct_hard, uct_ltd2, uct_small; strategy "
-        "profiles: heavy_rush, macro, scout_rush, worker_rush)"]
+        "profiles: ai_balanced, ai_rush, ai_turtle, heavy_rush, macro, scout_rush, worker_rush)"]
 
 
 def test_scenarios_pit_uct_against_each_other_commander(content):
