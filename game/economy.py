@@ -189,18 +189,26 @@ def beside(world, tx: int, ty: int, w: int, h: int, x: float, y: float, turn: in
     unit at (x, y) can reach (ties broken on offsets turned by ``turn``, the unit's team's quarter:
     ``world.turns``); None when there is none."""
     nav = world.nav
-    k = turn
+    ring = ((nx, ny) for ny in range(ty - 1, ty + h + 1) for nx in range(tx - 1, tx + w + 1)
+            if not (tx <= nx < tx + w and ty <= ny < ty + h))
+    return nearest_tile(((nx, ny) for nx, ny in ring
+                         if nav.is_walkable(nx, ny) and nav.reachable(x, y, nx, ny)), x, y, turn)
+
+
+def nearest_tile(tiles, x: float, y: float, turn: int = 0) -> tuple[float, float] | None:
+    """The centre of the tile of ``tiles`` (tx, ty) nearest to (x, y): distances compared at ``near_key``'s
+    precision, ties broken on offsets turned by ``turn`` (the team's quarter), then on the tile; None when
+    ``tiles`` is empty.
+
+    >>> nearest_tile([(3, 0), (0, 3), (1, 1)], 0.5, 0.5)
+    (1.5, 1.5)
+    """
     best = None
-    for ny in range(ty - 1, ty + h + 1):
-        for nx in range(tx - 1, tx + w + 1):
-            if tx <= nx < tx + w and ty <= ny < ty + h:
-                continue
-            if not nav.is_walkable(nx, ny) or not nav.reachable(x, y, nx, ny):
-                continue
-            dx, dy = nx + 0.5 - x, ny + 0.5 - y
-            cand = (near_key(dx * dx + dy * dy),) + turned(round(dx, 6), round(dy, 6), k) + (nx, ny)
-            if best is None or cand < best:
-                best = cand
+    for tx, ty in tiles:
+        dx, dy = tx + 0.5 - x, ty + 0.5 - y
+        cand = (near_key(dx * dx + dy * dy),) + turned(round(dx, 6), round(dy, 6), turn) + (tx, ty)
+        if best is None or cand < best:
+            best = cand
     return None if best is None else (best[3] + 0.5, best[4] + 0.5)
 
 

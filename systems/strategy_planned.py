@@ -32,12 +32,12 @@ import esper
 import numpy as np
 
 from ai.records import PlanRecord, StrategyDecision
-from ai.status import FAILURE, RUNNING, SUCCESS
+from ai.status import FAILURE, RUNNING
 from ai.strategy import StrategyPlanner, Tuning
-from components import Building, Health, Position, Team, UnitKind
+from components import Health, UnitKind
 from game.economy import population_cap, population_used, stockpile
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
-from systems.strategy import PERIOD, VIEWS, TeamView
+from systems.strategy import VIEWS, TeamView
 
 BLOCK_TICKS = 600        # a task that failed is not planned again for this long (20 s)
 PATIENCE = 40            # thinks (20 s) a step may wait for money or a free building before it fails
@@ -295,19 +295,13 @@ class PlannedTeam(TeamView):
                 st.waited += 1
                 self._row(st.index, 0, f"waiting {st.waited}")
                 if st.waited > PATIENCE:
-                    self._log(f"step {step} waited {PATIENCE} thinks; replan")
-                    st.failed[step] = world.tick
-                    st.replans += 1
-                    st.steps, st.waited = [], 0
+                    self._drop_plan(st, step, f"step {step} waited {PATIENCE} thinks; replan")
                     status = FAILURE
                     changed = True
                 break
             # failed outright: replan from the facts now (next think)
             self._row(st.index, 0, f"failed: {outcome}")
-            self._log(f"step {step} failed ({outcome}); replan")
-            st.failed[step] = world.tick
-            st.replans += 1
-            st.steps, st.waited = [], 0
+            self._drop_plan(st, step, f"step {step} failed ({outcome}); replan")
             status = FAILURE
             changed = True
             break
@@ -348,6 +342,13 @@ class PlannedTeam(TeamView):
 
     def _log(self, text: str) -> None:
         self.state.log.append([round(self.world.tick / self.world.hz, 2), text])
+
+    def _drop_plan(self, st, step: str, why: str) -> None:
+        """A step that failed or waited too long: it is blocked for a while and the plan is remade next think."""
+        self._log(why)
+        st.failed[step] = self.world.tick
+        st.replans += 1
+        st.steps, st.waited = [], 0
 
     # -- steps -----------------------------------------------------------------------------------------------
     def _do(self, step: str) -> str:
@@ -563,19 +564,12 @@ class PlannedTeam(TeamView):
 def walkable_near(world, x: float, y: float, turn: int, reach: int = 6) -> tuple[float, float] | None:
     """The centre of the walkable tile nearest to (x, y) within ``reach`` tiles (ties broken on offsets turned
     with the team's quarter), or None."""
-    from game.economy import near_key, turned
+    from game.economy import nearest_tile
     nav = world.nav
     cx, cy = int(x), int(y)
-    best = None
-    for ty in range(cy - reach, cy + reach + 1):
-        for tx in range(cx - reach, cx + reach + 1):
-            if not nav.in_bounds(tx, ty) or not nav.is_walkable(tx, ty):
-                continue
-            dx, dy = tx + 0.5 - x, ty + 0.5 - y
-            key = (near_key(dx * dx + dy * dy),) + turned(round(dx, 6), round(dy, 6), turn) + (tx, ty)
-            if best is None or key < best:
-                best = key
-    return None if best is None else (best[3] + 0.5, best[4] + 0.5)
+    return nearest_tile(((tx, ty) for ty in range(cy - reach, cy + reach + 1)
+                         for tx in range(cx - reach, cx + reach + 1)
+                         if nav.in_bounds(tx, ty) and nav.is_walkable(tx, ty)), x, y, turn)
 
 
 VIEWS["planned"] = PlannedTeam
