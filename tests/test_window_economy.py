@@ -315,3 +315,26 @@ def test_shift_keeps_placing_one_building_per_selected_worker(window):
     img = screenshot(window)
     outlines = count_colour(img, GHOST_FREE, tol=8, box=box(window, 12, 12, 24, 16))
     assert outlines > 4 * 40                                      # the four claimed sites, outlined
+
+
+def test_an_enemy_workers_load_out_of_sight_is_not_drawn(window):
+    """The carried load is a light-blue square beside a worker: Red's, in Red's unexplored base, must not show
+    through Blue's fog (it did: every carrying worker's load was drawn)."""
+    world = window.world
+    red = next(e for e in own(window, 1, "worker"))
+    pos = esper.component_for_entity(red, Position)
+    assert not world.fog.sees(0, pos.x, pos.y)
+    esper.component_for_entity(red, Worker).carrying = 5
+    window.clock.paused = True                            # the world stays as set up here
+    window.scene.centre_on(pos.x, pos.y)
+
+    def load_pixels():
+        window.scene.sync(set())
+        img = screenshot(window)
+        sx, sy = screen_of(window, pos.x, pos.y)
+        spot = (sx - 2, window.height - sy - 4, sx + 14, window.height - sy + 12)
+        return count_colour(img, RESOURCE, tol=20, box=spot)
+
+    assert load_pixels() < 9 and red not in window.scene.load_sprites
+    window.scene.set_view_team(None)                      # the all-seeing view draws it
+    assert load_pixels() >= 9 and red in window.scene.load_sprites

@@ -413,9 +413,9 @@ class Scene:
             self._rebuild_labels([eid for eid, _done in labels_key])
             self.labels_key = labels_key
         carrying = set()
-        for eid, (worker, pos) in esper.get_components(Worker, Position):
-            if worker.carrying <= 0:
-                continue
+        for eid, (worker, pos, team) in esper.get_components(Worker, Position, Team):
+            if worker.carrying <= 0 or (fogged and self.hidden(team.team, pos.x, pos.y)):
+                continue                                    # an enemy's load out of sight is not drawn either
             carrying.add(eid)
             sprite = self.load_sprites.get(eid)
             if sprite is None:
