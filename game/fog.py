@@ -61,6 +61,9 @@ class Fog:
         self._doors_version = -1
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._rays_cache: dict[int, tuple] = {}
+        self._foot_cache: tuple | None = None
+        self._bstatic: dict[int, tuple] = {}       # building -> ((team, kind, tx, ty, w, h), its (tile, sight) viewers)
+        self._standing: dict[int, tuple] = {}       # team -> (its buildings' viewers, the tiles they see)
         if not enabled:
             for grid in self.visible + self.explored:
                 grid[:] = True
@@ -152,6 +155,7 @@ class Fog:
         self._opaque = opaque
         self._opaque2d = opaque.reshape(self.height, self.width)
         self._cache.clear()
+        self._standing.clear()
         self._doors_version = nav.door_version
 
     def _rays(self, radius: int) -> tuple:
@@ -213,6 +217,41 @@ class Fog:
         self._cache[key] = mask
         return mask
 
+    def _standing_sight(self, team: int, seen: set) -> np.ndarray:
+        """The flat tiles a team's buildings see: buildings seldom change, so the union of their masks is kept
+        while the same (tile, radius) viewers stand (and the doors stay as they are)."""
+        key = frozenset(seen)
+        cached = self._standing.get(team)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        tiles = np.unique(np.concatenate([self._mask(tile, r) for tile, r in seen]))
+        self._standing[team] = (key, tiles)
+        return tiles
+
+    def _footprints(self, b_keys: list) -> tuple[np.ndarray, np.ndarray]:
+        """The flat tile indices of every building's footprint (clipped to the map), one building after another,
+        and where each building's run starts: ``np.logical_or.reduceat(np.append(grid, False)[foot], starts)``
+        says which buildings have a tile in sight. Cached while the buildings' boxes stay the same."""
+        boxes = tuple(key[2:6] for key in b_keys)
+        cached = self._foot_cache
+        if cached is not None and cached[0] == boxes:
+            return cached[1], cached[2]
+        w, h = self.width, self.height
+        runs, starts, at = [], [], 0
+        for tx, ty, bw, bh in boxes:
+            xs = np.arange(max(0, tx), min(tx + bw, w))
+            ys = np.arange(max(0, ty), min(ty + bh, h))
+            tiles = (ys[:, None] * w + xs[None, :]).ravel()
+            if not len(tiles):                     # off the map (never placed so): the tile past the end, which
+                tiles = np.array([w * h])          # update reads as not in sight
+            runs.append(tiles)
+            starts.append(at)
+            at += len(tiles)
+        foot = np.concatenate(runs).astype(np.int64) if runs else np.zeros(0, dtype=np.int64)
+        start_arr = np.array(starts, dtype=np.int64)
+        self._foot_cache = (boxes, foot, start_arr)
+        return foot, start_arr
+
     def update(self) -> None:
         """Recompute every team's visible grid and memories from where its units and buildings are now."""
         if not self.enabled:
@@ -225,6 +264,7 @@ class Fog:
         units = world.content.units
         bdefs = world.content.buildings
         viewers: list[set] = [set() for _ in self.visible]
+        b_viewers: list[set] = [set() for _ in self.visible]
         rows = sorted(esper.get_components(Team, Position, Health, UnitKind))
         n = len(rows)
         eids = [eid for eid, _c in rows]
@@ -246,56 +286,68 @@ class Fog:
             for key in keys.tolist():
                 viewers[key // 1024 // size].add((key // 1024 % size, key % 1024))
         tick = world.tick
-        # one memory row per unit, shared by every team that sees it (rows are replaced, never changed in place)
-        unit_rows = [[t, k, float(x), float(y), c[2].hp, c[2].max_hp, tick]
-                     for t, k, x, y, (_e, c) in zip(teams, kinds, xs, ys, rows)]
-        b_eid, b_team, b_rows = [], [], []
+        b_eid, b_team, b_rows, b_keys = [], [], [], []
+        statics, fresh = self._bstatic, {}
         for eid, (team, b, health) in sorted(esper.get_components(Team, Building, Health)):
-            bdef = bdefs.get(b.kind)
-            sight = int(math.ceil(bdef.sight)) if bdef is not None else 6
-            # a building sees from its middle tile(s): all of them when a side is even, so a building and its
-            # mirror image see mirror-image ground
-            for cy in {b.ty + (b.h - 1) // 2, b.ty + b.h // 2}:
-                for cx in {b.tx + (b.w - 1) // 2, b.tx + b.w // 2}:
-                    viewers[team.team].add((cy * w + cx, sight))
+            key = (team.team, b.kind, b.tx, b.ty, b.w, b.h)
+            static = statics.get(eid)
+            if static is None or static[0] != key:
+                bdef = bdefs.get(b.kind)
+                sight = int(math.ceil(bdef.sight)) if bdef is not None else 6
+                # a building sees from its middle tile(s): all of them when a side is even, so a building and its
+                # mirror image see mirror-image ground
+                static = (key, tuple((cy * w + cx, sight) for cy in {b.ty + (b.h - 1) // 2, b.ty + b.h // 2}
+                                     for cx in {b.tx + (b.w - 1) // 2, b.tx + b.w // 2}))
+            fresh[eid] = static
+            b_viewers[team.team].update(static[1])
             b_eid.append(eid)
             b_team.append(team.team)
-            b_rows.append([team.team, b.kind, b.tx, b.ty, b.w, b.h, health.hp, health.max_hp])
-        b_box = np.array([row[2:6] for row in b_rows], dtype=np.int64).reshape(-1, 4)
+            b_keys.append(key)
+            b_rows.append([*key, health.hp, health.max_hp])
+        self._bstatic = fresh
+        foot, starts = self._footprints(b_keys)
         sides = world.sides
         side_arr = np.array(sides, dtype=np.int64)
+        # each team's visible grid and explored ground, and the enemy units it spots
+        spotted_by = []
         for team, seen in enumerate(viewers):
             grid = self.visible[team]
             grid[:] = False
             if seen:
-                grid[np.concatenate([self._mask(tile, r) for tile, r in sorted(seen)])] = True
+                grid[np.concatenate([self._mask(tile, r) for tile, r in seen])] = True
+            if b_viewers[team]:
+                grid[self._standing_sight(team, b_viewers[team])] = True
             self.explored[team] |= grid
+            others = np.flatnonzero(side_arr[u_team] != sides[team])
+            spotted_by.append(others[self.seen_at(team, corners[:, others])].tolist())
+        # one memory row per spotted unit, shared by every team that sees it (rows are replaced, never changed in
+        # place)
+        unit_rows = {i: [teams[i], kinds[i], float(xs[i]), float(ys[i]), rows[i][1][2].hp, rows[i][1][2].max_hp,
+                         tick] for i in set().union(*spotted_by)}
+        present = set(b_eid)
+        for team, spotted in enumerate(spotted_by):
+            grid = self.visible[team]
             # what the team sees of the other sides, and what it forgets
             memory = self.units[team]
-            others = np.flatnonzero(side_arr[u_team] != sides[team])
-            spotted = others[self.seen_at(team, corners[:, others])].tolist()
             spotted_eids = [eids[i] for i in spotted]
             memory.update(zip(spotted_eids, [unit_rows[i] for i in spotted]))
             alive_here = set(spotted_eids)
             stale = [eid for eid in sorted(memory) if eid not in alive_here]
             if stale:
-                mx = np.array([memory[e][2] for e in stale], dtype=np.float64)
-                my = np.array([memory[e][3] for e in stale], dtype=np.float64)
-                for eid, looked in zip(stale, self.seen_mask(team, mx, my).tolist()):
-                    if tick - memory[eid][6] > UNIT_MEMORY or looked:
-                        del memory[eid]
+                last = [memory[e] for e in stale]
+                mx = np.array([row[2] for row in last], dtype=np.float64)
+                my = np.array([row[3] for row in last], dtype=np.float64)
+                when = np.array([row[6] for row in last], dtype=np.int64)
+                forget = (tick - when > UNIT_MEMORY) | self.seen_mask(team, mx, my)
+                for i in np.flatnonzero(forget).tolist():
+                    del memory[stale[i]]
             known = self.buildings[team]
             if b_rows:
-                # tiles of each building's footprint in sight, from a summed-area table of the grid
-                sat = np.zeros((self.height + 1, w + 1), dtype=np.int32)
-                sat[1:, 1:] = grid.reshape(self.height, w).cumsum(0).cumsum(1)
-                x0, y0 = b_box[:, 0], b_box[:, 1]
-                x1, y1 = np.minimum(x0 + b_box[:, 2], w), np.minimum(y0 + b_box[:, 3], self.height)
-                in_sight = (sat[y1, x1] - sat[y0, x1] - sat[y1, x0] + sat[y0, x0]) > 0
+                # a building is in sight when any tile of its footprint is
+                in_sight = np.logical_or.reduceat(np.append(grid, False)[foot], starts)
                 for eid, other, row, looked in zip(b_eid, b_team, b_rows, in_sight.tolist()):
                     if looked and sides[other] != sides[team]:
                         known[eid] = row
-            present = set(b_eid)
             square = grid.reshape(self.height, w)
             for eid in sorted(known):
                 if eid in present:
