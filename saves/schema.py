@@ -329,7 +329,9 @@ SNAPSHOT = Record({
     "reason": Str(LONG),
     "world": Bytes(), "sync_hash": Str(), "deciders": Opt(Record({
         "components": MapOf(Str(), COLUMN, 256),
-        "intel": List(List(Num(), 3), MAX_TEAMS)})),
+        "intel": List(List(Num(), 3), MAX_TEAMS),
+        # each planned strategy's plan: [team, its fields] (checked field by field by restore_plans)
+        "plans": List(Row(Int(0, MAX_TEAMS - 1), Plain(4)), MAX_TEAMS)}, optional=frozenset({"plans"}))),
 }, optional=frozenset({"game", "commanders", "strategies", "difficulties", "winner_side", "reason", "deciders"}),
    extra=Plain(4))
 

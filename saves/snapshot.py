@@ -26,8 +26,11 @@ SNAPSHOT_VERSION = 3            # 3: the world state has a fog part (game/fog.py
 
 
 def decider_state(world) -> dict:
-    """The deciders' private state (brains, memories, team intel): saved, but not in the sync hash."""
-    return {"components": component_columns(world, DECIDER_REGISTRY), "intel": [list(i) for i in world.intel]}
+    """The deciders' private state (brains, memories, team intel, planned strategies' plans): saved, but not in
+    the sync hash."""
+    from systems.strategy_planned import plans_state
+    return {"components": component_columns(world, DECIDER_REGISTRY), "intel": [list(i) for i in world.intel],
+            "plans": plans_state(world)}
 
 
 def snapshot_state(world) -> dict:
@@ -195,7 +198,8 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
 
 
 def _restore_deciders(path, world, deciders) -> None:
-    """Brains, memories and team intel; they must belong to entities that exist and name known brains."""
+    """Brains, memories, team intel and planned strategies' plans; they must belong to entities that exist, name
+    known brains and postures of the team's strategy profile."""
     if deciders is None:
         return                                   # a snapshot without deciders: they start afresh
     expect(path, deciders, dict, "deciders")
@@ -221,6 +225,13 @@ def _restore_deciders(path, world, deciders) -> None:
                 if problem:
                     raise SaveError(path, f"entity {eid}'s brain state does not fit brain '{comp.brain}': {problem}")
             esper.add_component(eid, comp)
+    plans = deciders.get("plans")
+    if plans is not None:                        # older snapshots have none: the plans start afresh
+        from systems.strategy_planned import restore_plans
+        try:
+            restore_plans(world, plans)
+        except ValueError as exc:
+            raise SaveError(path, f"deciders.plans: {exc}") from None
 
 
 def load_snapshot(path, content, *, force: bool = False):

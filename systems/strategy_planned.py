@@ -18,8 +18,8 @@ strategy):
    workers gather (``workers`` below: a worker in danger flees to the far side of its headquarters, or fights
    back when the danger is only enemy workers it outnumbers, and goes back to mining when the danger is gone).
 
-The plan state lives on the world (``World.strategy_plans``: decider state, like brains' memories); a loaded
-save starts a fresh plan from the facts. Each decision that changes the posture or the plan (and one every
+The plan state lives on the world (``World.strategy_plans``: decider state, like brains' memories) and is saved
+beside the world in a snapshot (``plans_state`` / ``restore_plans``), so a loaded save goes on with the same plan. Each decision that changes the posture or the plan (and one every
 ``RECORD_EVERY`` thinks) is an ``ai.records.StrategyDecision``.
 """
 from __future__ import annotations
@@ -90,6 +90,128 @@ class PlanState:
     own_before: dict = field(default_factory=dict)     # its army units' values last think
     enemy_before: dict = field(default_factory=dict)   # the enemy units' values it saw last think
     failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
+
+
+    # -- saved with the match (decider state, saves/snapshot.py) ------------------------------------------------
+    def to_wire(self) -> dict:
+        """Plain msgpack-able data: every field, deques and sets as lists, dicts as sorted [key, value] pairs.
+
+        >>> PlanState(posture="army", failed={"build_depot": 90}).to_wire()["failed"]
+        [['build_depot', 90]]
+        """
+        out = {}
+        for name in _WIRE:
+            value = getattr(self, name)
+            if isinstance(value, deque):
+                value = [list(item) for item in value]
+            elif isinstance(value, set):
+                value = sorted(value)
+            elif isinstance(value, dict):
+                value = [[k, v] for k, v in sorted(value.items())]
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_wire(cls, data, postures) -> "PlanState":
+        """``to_wire``'s inverse; ValueError names the field that does not fit (a posture outside ``postures``,
+        a wrong type, a list longer than the running strategy ever keeps).
+
+        >>> PlanState.from_wire(PlanState(posture="army").to_wire(), {"army"}).posture
+        'army'
+        """
+        if not isinstance(data, dict) or set(data) != set(_WIRE):
+            raise ValueError(f"should have the fields {', '.join(_WIRE)}")
+        st = cls()
+        for name, check in _WIRE.items():
+            try:
+                value = check(data[name])
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{name}: {exc or 'malformed'}") from None
+            setattr(st, name, value)
+        if st.posture is not None and st.posture not in postures:
+            raise ValueError(f"posture: '{st.posture}' is not one of this profile's postures")
+        return st
+
+
+def _int(v, lo: int = -1, hi: int = 1 << 62) -> int:
+    if type(v) is not int or not lo <= v <= hi:
+        raise ValueError(f"expected a whole number from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def _num(v) -> float:
+    if type(v) not in (int, float) or not math.isfinite(v):
+        raise ValueError(f"expected a finite number, got {v!r}")
+    return float(v)
+
+
+def _str(v) -> str:
+    if not isinstance(v, str) or len(v) > 200:
+        raise ValueError(f"expected a short string, got {type(v).__name__}")
+    return v
+
+
+def _list(v, most: int, item) -> list:
+    if not isinstance(v, list) or len(v) > most:
+        raise ValueError(f"expected a list of at most {most} items")
+    return [item(x) for x in v]
+
+
+def _pair(first, second):
+    def check(v):
+        if not isinstance(v, list) or len(v) != 2:
+            raise ValueError("expected a [key, value] pair")
+        return first(v[0]), second(v[1])
+    return check
+
+
+def _row(v) -> list:
+    if not isinstance(v, list) or len(v) != 3:
+        raise ValueError("a plan row should be [step, action, state]")
+    return [_str(v[0]), _int(v[1], 0), _str(v[2])]
+
+
+#: PlanState's fields on the wire, each with its check (the limits are what the running strategy ever holds,
+#: with room: a plan is a handful of steps, the log and income windows are bounded deques)
+_WIRE = {
+    "posture": lambda v: None if v is None else _str(v), "since": _int, "goal": _str,
+    "steps": lambda v: _list(v, 256, _str), "rows": lambda v: _list(v, 256, _row),
+    "index": lambda v: _int(v, 0), "action": lambda v: _int(v, 0), "waited": lambda v: _int(v, 0),
+    "replans": lambda v: _int(v, 0), "order": _str,
+    "log": lambda v: deque(([t, text] for t, text in _list(v, LOG_LIMIT, _pair(_num, _str))), maxlen=LOG_LIMIT),
+    "income": lambda v: deque(_list(v, 256, _pair(_int, _int)), maxlen=256),
+    "fleeing": lambda v: set(_list(v, 1 << 16, lambda e: _int(e, 0))), "thinks": lambda v: _int(v, 0),
+    "scout": lambda v: _int(v, 0), "last_seen": _int, "army_seen": _int, "lost": _num, "killed": _num,
+    "own_before": lambda v: dict(_list(v, 1 << 16, _pair(lambda e: _int(e, 0), _num))),
+    "enemy_before": lambda v: dict(_list(v, 1 << 16, _pair(lambda e: _int(e, 0), _num))),
+    "failed": lambda v: dict(_list(v, 256, _pair(_str, _int))),
+}
+
+
+def plans_state(world) -> list:
+    """Every team's plan state, [[team, PlanState.to_wire()], ...] ascending: saved beside the world."""
+    return [[team, st.to_wire()] for team, st in sorted(world.strategy_plans.items())]
+
+
+def restore_plans(world, rows) -> None:
+    """Put ``plans_state`` output into ``world``; ValueError names the team and field that do not fit."""
+    if not isinstance(rows, list):
+        raise ValueError("should be a list of [team, plan state]")
+    plans = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 2 and type(row[0]) is int):
+            raise ValueError("should be a list of [team, plan state]")
+        team = row[0]
+        name = world.strategies[team] if 0 <= team < len(world.strategies) else ""
+        profile = world.content.strategies.get(name) if name else None
+        if profile is None or profile.algorithm != "planned" or team in plans:
+            raise ValueError(f"team {team} does not play a planned strategy here (or is listed twice)")
+        postures = {c.id for c in planner_for(profile).selector.candidates}
+        try:
+            plans[team] = PlanState.from_wire(row[1], postures)
+        except ValueError as exc:
+            raise ValueError(f"team {team}: {exc}") from None
+    world.strategy_plans = plans
 
 
 def value_of(world, kind: str, hp: float, max_hp: float) -> float:

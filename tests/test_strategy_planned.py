@@ -193,3 +193,52 @@ def test_a_difficulty_can_choose_a_planned_strategy(tmp_path):
         assert world.decisions.latest("strategy", 1).profile == "ai_rush"
     finally:
         world.close()
+
+
+def test_a_saved_planned_match_goes_on_with_the_same_plan(content, tmp_path):
+    """The plan state is saved beside the world: save, load and play on ends where the straight match does (it
+    did not: a loaded save started a fresh plan, and the two matches parted)."""
+    from game.synchash import sync_hash
+    from saves.snapshot import load_snapshot, save_snapshot
+    strategies = {0: "ai_balanced", 1: "ai_rush"}
+    straight = World(content, "econ_duel", 1, strategies=strategies)
+    straight.run(2400)
+    expected = sync_hash(straight)
+    straight.close()
+    first = World(content, "econ_duel", 1, strategies=strategies)
+    first.run(1500)
+    plan = first.strategy_plans[0].to_wire()
+    assert plan["thinks"] > 0 and plan["income"]
+    save_snapshot(first, tmp_path / "mid.rtssave")
+    first.close()
+    loaded = load_snapshot(tmp_path / "mid.rtssave", content)
+    try:
+        assert loaded.strategy_plans[0].to_wire() == plan
+        loaded.run(900)
+        assert sync_hash(loaded) == expected
+    finally:
+        loaded.close()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda p: p[0][1].update(posture="conquer"), "posture: 'conquer' is not one of this profile's postures"),
+    (lambda p: p[0][1].update(steps="train_army"), "steps: expected a list"),
+    (lambda p: p[0][1].update(lost=float("nan")), "lost: expected a finite number"),
+    (lambda p: p[0][1].pop("failed"), "should have the fields"),
+    (lambda p: p[0].__setitem__(0, 1), "team 1 does not play a planned strategy"),
+])
+def test_a_hostile_plan_state_in_a_save_is_refused_in_one_line(content, tmp_path, change, message):
+    import msgpack
+    from saves.container import SaveError, frame
+    from saves.snapshot import SNAPSHOT_MAGIC, load_snapshot, snapshot_state
+    world = World(content, "econ_duel", 1, strategies={0: "ai_balanced"})
+    world.run(300)
+    state = snapshot_state(world)
+    world.close()
+    state = msgpack.unpackb(msgpack.packb(state, use_bin_type=True), raw=False)
+    change(state["deciders"]["plans"])
+    path = tmp_path / "bad.rtssave"
+    path.write_bytes(SNAPSHOT_MAGIC + frame(b"S", state))
+    with pytest.raises(SaveError) as err:
+        load_snapshot(path, content)
+    assert message in str(err.value) and "deciders.plans" in str(err.value) and "\n" not in str(err.value)
