@@ -50,14 +50,15 @@ def hash_seeds(scenario: str, seed: int, ticks: int, hash_seeds=(0, 1, 2, 12345)
             "same": len({h for h, _t in hashes.values()}) == 1}
 
 
-def chained(scenario: str, seed: int, ticks: int, every: int) -> dict:
-    """Uninterrupted vs saved-and-loaded every ``every`` ticks: the two final sync hashes."""
+def chained(scenario: str, seed: int, ticks: int, every: int, strategies: dict | None = None) -> dict:
+    """Uninterrupted vs saved-and-loaded every ``every`` ticks: the two final sync hashes (``strategies``: team ->
+    strategy profile, as ``rts match --strategy``)."""
     from content.loader import load_content
     from game.synchash import sync_hash
     from game.world import World
     from saves.snapshot import load_snapshot, save_snapshot
     content = load_content()
-    world = World(content, scenario, seed)
+    world = World(content, scenario, seed, strategies=strategies)
     world.max_ticks = ticks
     try:
         while not world.over and world.tick < ticks:
@@ -68,7 +69,7 @@ def chained(scenario: str, seed: int, ticks: int, every: int) -> dict:
     legs = 0
     with tempfile.TemporaryDirectory(prefix="edges-") as folder:
         path = os.path.join(folder, "leg.rtssave")
-        world = World(content, scenario, seed)
+        world = World(content, scenario, seed, strategies=strategies)
         world.max_ticks = ticks
         while True:
             stop = min(ticks, world.tick + every)
@@ -83,6 +84,7 @@ def chained(scenario: str, seed: int, ticks: int, every: int) -> dict:
         chain, chain_end = sync_hash(world), world.tick
         world.close()
     return {"part": "chained", "scenario": scenario, "seed": seed, "every": every, "loads": legs,
+            "strategies": {str(t): name for t, name in sorted((strategies or {}).items())},
             "ticks": [end, chain_end], "uninterrupted": straight, "chained": chain, "same": straight == chain}
 
 
@@ -139,6 +141,9 @@ def main(argv=None) -> int:
     if "chained" in parts:
         for scenario, ticks in (("skirmish", 9000), ("econ_duel", args.econ_ticks)):
             print(json.dumps(chained(scenario, args.seed, ticks, args.every)), flush=True)
+        # the planned strategy AIs (their plans are decider state saved beside the world)
+        print(json.dumps(chained("econ_duel", args.seed, args.econ_ticks, args.every,
+                                 {0: "ai_balanced", 1: "ai_rush"})), flush=True)
     if "memory" in parts:
         print(json.dumps(long_run(args.long_scenario, args.seed, args.long_ticks, args.sample, args.budget)),
               flush=True)
