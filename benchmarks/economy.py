@@ -5,6 +5,9 @@
   target is 20x), with the peak numbers of units and buildings on the map (the target's match reaches 150 and
   30). Beside it, the firefight skirmish (scripted armies) run for the same ticks in the same process, so a slow
   machine shows as a lower baseline too.
+- **The planned AI in real time**: the same map and ticks with the planned strategy AIs on both sides
+  (``ai_balanced`` against ``ai_rush``: their posture choice, HTN plans, workers' thinking and armies), as a
+  multiple of real time beside the scripted mirror's in the same run (the target is 10x).
 - **Placing a building updates the grid in place**: blocking a 3x3 footprint (and freeing it again) on the
   match's nav grid (its tiles, and the path cache dropped), beside rebuilding the grid from the map and every
   building and field with its walkable areas, as a naive host would; the areas (connected components, which
@@ -16,14 +19,18 @@ from __future__ import annotations
 import time
 import timeit
 
-TARGETS = {"realtime_x": 20.0, "units": 150, "buildings": 30}
+TARGETS = {"realtime_x": 20.0, "units": 150, "buildings": 30, "ai_realtime_x": 10.0}
+#: the planned strategy AIs of the AI match (team -> strategy profile)
+AI_STRATEGIES = {0: "ai_balanced", 1: "ai_rush"}
 
 
-def bench_match(ticks: int = 18_000, scenario: str = "econ_highlands", seed: int = 1) -> dict:
+def bench_match(ticks: int = 18_000, scenario: str = "econ_highlands", seed: int = 1,
+                strategies: dict | None = None) -> dict:
+    """``strategies``: team -> strategy profile (the scenario's scripted ones by default)."""
     from content.loader import load_content
     from game.world import World
     content = load_content()
-    world = World(content, scenario, seed)
+    world = World(content, scenario, seed, strategies=strategies)
     peak_units = peak_buildings = 0
     try:
         start = time.perf_counter()
@@ -47,7 +54,7 @@ def bench_match(ticks: int = 18_000, scenario: str = "econ_highlands", seed: int
     finally:
         firefight.close()
     tps = played / elapsed
-    return {"scenario": scenario, "ticks": played, "seconds": round(elapsed, 2), "tps": round(tps, 1),
+    return {"scenario": scenario, "strategies": list(world.strategies), "ticks": played, "seconds": round(elapsed, 2), "tps": round(tps, 1),
             "realtime_x": round(tps / 30.0, 1), "peak_units": peak_units, "peak_buildings": peak_buildings,
             "winner": summary["winner"], "reason": summary["reason"],
             "firefight_tps": round(base_ticks / base_elapsed, 1),
@@ -106,7 +113,7 @@ def bench_grid(scenario: str = "econ_highlands") -> dict:
 
 
 def run() -> dict:
-    return {"match": bench_match(), "grid": bench_grid()}
+    return {"match": bench_match(), "ai_match": bench_match(strategies=AI_STRATEGIES), "grid": bench_grid()}
 
 
 def print_report(out: dict) -> None:
@@ -117,6 +124,14 @@ def print_report(out: dict) -> None:
     print(f"  peak {m['peak_units']} units (target {TARGETS['units']}), {m['peak_buildings']} buildings "
           f"(target {TARGETS['buildings']}); result: {m['winner'] or 'draw'} ({m['reason'] or 'not over'}); "
           f"baseline: the scripted skirmish runs {m['firefight_tps']} ticks/s in this process")
+    a = out.get("ai_match")
+    if a is not None:
+        ok = "ok" if a["realtime_x"] >= TARGETS["ai_realtime_x"] else "MISS"
+        print(f"  the planned AIs ({' vs '.join(a['strategies'])}) on the same map: {a['ticks']} ticks in "
+              f"{a['seconds']} s = {a['tps']} ticks/s, {a['realtime_x']}x real time (target "
+              f"{TARGETS['ai_realtime_x']:g}x) [{ok}], {round(a['tps'] / m['tps'], 2)}x the scripted mirror's rate; "
+              f"peak {a['peak_units']} units, {a['peak_buildings']} buildings; result: {a['winner'] or 'draw'} "
+              f"({a['reason'] or 'not over'})")
     print(f"  placing or destroying a building on the {g['size']} grid ({g['buildings']} buildings): "
           f"{g['update_ms']} ms in place ({g['ratio']}x faster than rebuilding the grid, {g['rebuild_ms']} ms); "
           f"the walkable areas are relabelled when next asked for, {g['areas_ms']} ms")

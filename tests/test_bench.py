@@ -59,6 +59,9 @@ def test_economy_benchmarks_run():
     from benchmarks import economy
     m = economy.bench_match(ticks=300)
     assert m["ticks"] == 300 and m["tps"] > 0 and m["peak_units"] >= 8 and m["meets_target"] is None
+    a = economy.bench_match(ticks=300, strategies=economy.AI_STRATEGIES)
+    assert a["strategies"] == ["ai_balanced", "ai_rush"] and m["strategies"] != a["strategies"]
+    assert a["ticks"] == 300 and a["tps"] > 0
     g = economy.bench_grid()
     assert g["update_ms"] > 0 and g["rebuild_ms"] > 0 and g["areas_ms"] > 0
 
