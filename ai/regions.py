@@ -194,9 +194,10 @@ def _medoid(cells: list[int], width: int) -> int:
 SEARCH_ECCENTRICITY = 1000
 #: below that, the bit-parallel way costs about as much as eccentricity x n / 2000 of the pruned search's BFS
 #: (measured at 160 x 120: an open field 19 s, 9 x 9 rooms 13 s, a maze with loops 24 s, against about 0.4 ms per
-#: 1,000 cells a BFS); the search gets a quarter of that before it hands over, so where its bounds prune little
-#: (the maze with loops) the medoid costs at most about 1.25 times the bit-parallel way
-SEARCH_SHARE = 1 / 8000
+#: 1,000 cells a BFS); the search goes on while its candidates left are at most half of that
+SEARCH_SHARE = 1 / 4000
+#: BFS the pruned search runs before it judges from its best sum whether it will finish within its budget
+PRUNE_GRACE = 32
 
 
 def _medoid_of_tree(adj: list) -> int | None:
@@ -319,10 +320,13 @@ def _medoid_by_pruned_search(adj: list, pivots: int = 3, xy: tuple | None = None
     candidates are searched in the order of their bounds (then their index); the search stops once the next bound
     is above the best sum found, and each BFS stops once it cannot beat the best (a lower index wins a tie). A long
     winding region, where every cell's BFS has to visit most of the region, so costs a handful of BFS instead of
-    one per cell; the worst case (a bound that prunes nothing) is the per-cell search's. With ``max_bfs``, None
-    once that many candidates were searched without an answer.
+    one per cell; the worst case (a bound that prunes nothing) is the per-cell search's. With ``max_bfs``, None as
+    soon as, after ``PRUNE_GRACE`` BFS, the candidates whose bounds are within the best sum found so far are more
+    than that: so about ``max_bfs`` BFS at most, and ``PRUNE_GRACE`` wasted where the bounds are loose.
     """
     n = len(adj)
+    if max_bfs is not None and max_bfs < 1:
+        return None                                     # no budget (a small region): the bit-parallel way
     bound = np.zeros(n, dtype=np.int64)
     p = 0
     for _ in range(pivots):
@@ -332,14 +336,18 @@ def _medoid_by_pruned_search(adj: list, pivots: int = 3, xy: tuple | None = None
     if xy is not None:                              # the cells' columns and rows: the Manhattan sum is a bound too
         np.maximum(bound, _pivot_bound(xy[0]) + _pivot_bound(xy[1]), out=bound)
     order = np.lexsort((np.arange(n), bound))
+    sorted_bound = bound[order]
     best_i, best_sum = n, None
-    searched = 0
-    for s in order.tolist():
-        if best_sum is not None and bound[s] > best_sum:
-            break
-        if max_bfs is not None and searched >= max_bfs:
-            return None                                 # over the budget: the caller takes the bit-parallel way
-        searched += 1
+    for searched, s in enumerate(order.tolist()):
+        if best_sum is not None:
+            if bound[s] > best_sum:
+                break
+            # every candidate whose bound is within the best sum so far may need its BFS: more than the budget
+            # allows (once the first few BFS have brought the best sum down), and the caller takes the bit-parallel
+            # way
+            if max_bfs is not None and searched >= PRUNE_GRACE \
+                    and int(np.searchsorted(sorted_bound, best_sum, "right")) > max_bfs:
+                return None
         limit = None if best_sum is None else (best_sum if s < best_i else best_sum - 1)
         dist = [-1] * n
         dist[s] = 0
