@@ -159,10 +159,11 @@ MEDOID_BATCH = 4096
 
 def _medoid(cells: list[int], width: int) -> int:
     """The cell of ``cells`` with the smallest summed BFS distance to all of them (moves inside the set only;
-    ties: the cell listed first). Two ways to the same cell: every BFS at once, bit-parallel in numpy (fast
-    while the region is compact), or one BFS per cell stopped once it is worse than the best (a long winding
-    region, where the bit-parallel BFS would need a step per cell of its length); the cheaper is chosen from the
-    region's size and the eccentricity of its first cell.
+    ties: the cell listed first). Two ways to the same cell: a BFS per candidate cell, in the order of a lower
+    bound on its sum and only while the bound lets it win (``_medoid_by_pruned_search``: a handful of BFS on open
+    ground and on winding corridors, where the bounds are tight), or every BFS at once, bit-parallel in numpy
+    (``_medoid_bits``: fast while the region is compact, whatever its shape). The pruned search runs first; on a
+    compact region it hands over to the bit-parallel way once it has spent about what that way would cost.
     """
     n = len(cells)
     if n <= 2:
@@ -173,15 +174,63 @@ def _medoid(cells: list[int], width: int) -> int:
         x = c % width
         adj.append([j for nxt, ok in ((c - 1, x > 0), (c + 1, x < width - 1), (c - width, True), (c + width, True))
                     if ok and (j := index.get(nxt)) is not None])
-    if _eccentricity(adj, 0) > SEARCH_ECCENTRICITY:
-        return cells[_medoid_by_search(adj)]
-    return cells[_medoid_bits(adj)]
+    if sum(map(len, adj)) == 2 * (n - 1):               # a tree (a region is connected): every sum in one pass
+        found = _medoid_of_tree(adj)
+        if found is not None:
+            return cells[found]
+    at = np.array(cells, dtype=np.int64)
+    xy = (at % width, at // width)
+    ecc = _eccentricity(adj, 0)
+    if ecc > SEARCH_ECCENTRICITY:
+        return cells[_medoid_by_pruned_search(adj, xy=xy)]
+    found = _medoid_by_pruned_search(adj, xy=xy, max_bfs=int(ecc * n * SEARCH_SHARE))
+    return cells[found if found is not None else _medoid_bits(adj)]
 
 
-#: the bit-parallel way costs about eccentricity x n x n/64 word operations, the search about n x n cell visits
-#: (fewer when it stops early); measured here, they cost the same on a one-tile winding corridor whose first
-#: cell's eccentricity is about 1000, and the bit-parallel way is far faster on open ground
+#: the bit-parallel way costs about eccentricity x n x n/64 word operations, the per-cell search about n x n cell
+#: visits (fewer when it stops early); measured, they cost the same on a one-tile winding corridor whose first
+#: cell's eccentricity is about 1000, so past it the bit-parallel way is never tried (the pruned search, cheaper
+#: still on such a corridor, runs to the end)
 SEARCH_ECCENTRICITY = 1000
+#: below that, the bit-parallel way costs about as much as eccentricity x n / 2000 of the pruned search's BFS
+#: (measured at 160 x 120: an open field 19 s, 9 x 9 rooms 13 s, a maze with loops 24 s, against about 0.4 ms per
+#: 1,000 cells a BFS); the search goes on while its candidates left are at most half of that
+SEARCH_SHARE = 1 / 4000
+#: BFS the pruned search runs before it judges from its best sum whether it will finish within its budget
+PRUNE_GRACE = 32
+
+
+def _medoid_of_tree(adj: list) -> int | None:
+    """The first cell with the smallest summed distance in a tree (``adj`` connected, with n - 1 edges), in one
+    pass: the sums from cell 0's depths, then each child's sum from its parent's, ``sum(parent) + n - 2 x size``
+    (the child's subtree comes one step nearer, the rest one further). None when ``adj`` is no tree after all.
+
+    >>> _medoid_of_tree([[1], [0, 2, 3], [1], [1]])        # a star: its centre
+    1
+    """
+    n = len(adj)
+    parent = [-1] * n
+    depth = [0] * n
+    order = [0]
+    parent[0] = 0
+    for u in order:
+        for v in adj[u]:
+            if parent[v] < 0:
+                parent[v] = u
+                depth[v] = depth[u] + 1
+                order.append(v)
+            elif v != parent[u]:
+                return None                              # a cycle
+    if len(order) != n:
+        return None
+    size = [1] * n
+    for u in reversed(order[1:]):
+        size[parent[u]] += size[u]
+    total = [0] * n
+    total[0] = sum(depth)
+    for u in order[1:]:
+        total[u] = total[parent[u]] + n - 2 * size[u]
+    return min(range(n), key=total.__getitem__)
 
 
 def _eccentricity(adj: list, s: int) -> int:
@@ -224,6 +273,102 @@ def _medoid_by_search(adj: list) -> int:
                 break                                   # already worse than the best found: stop early
         if best_sum is None or total < best_sum:
             best_i, best_sum = s, total
+    return best_i
+
+
+def _distances(adj: list, s: int) -> list[int]:
+    """BFS distances from ``s`` (the region is connected: every cell is reached)."""
+    dist = [-1] * len(adj)
+    dist[s] = 0
+    frontier = [s]
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for u in frontier:
+            for v in adj[u]:
+                if dist[v] < 0:
+                    dist[v] = d
+                    nxt.append(v)
+        frontier = nxt
+    return dist
+
+
+def _pivot_bound(dist: np.ndarray) -> np.ndarray:
+    """For every cell v, sum over cells w of |d(p, w) - d(p, v)| for the pivot p that ``dist`` is measured from:
+    at most v's summed distance (the triangle inequality), exactly it on a corridor measured from its end.
+
+    >>> _pivot_bound(np.array([0, 1, 2, 3])).tolist()
+    [6, 4, 4, 6]
+    """
+    counts = np.bincount(dist).astype(np.int64)
+    values = np.arange(len(counts), dtype=np.int64)
+    c_le = np.cumsum(counts)
+    s_le = np.cumsum(counts * values)
+    per_value = values * c_le - s_le + (s_le[-1] - s_le) - values * (c_le[-1] - c_le)
+    return per_value[dist]
+
+
+def _medoid_by_pruned_search(adj: list, pivots: int = 3, xy: tuple | None = None,
+                             max_bfs: int | None = None) -> int | None:
+    """What ``_medoid_by_search`` finds (the first cell with the smallest summed distance), with one BFS per
+    candidate only while a lower bound lets the candidate win.
+
+    The bound is the largest of ``_pivot_bound`` over a few pivots (cell 0, then each time the cell farthest from
+    the last pivot): exact on a one-tile corridor, within about the corridor's width per cell on a wider one; and,
+    given the cells' columns and rows ``xy``, of the summed Manhattan distance (exact on open ground). The
+    candidates are searched in the order of their bounds (then their index); the search stops once the next bound
+    is above the best sum found, and each BFS stops once it cannot beat the best (a lower index wins a tie). A long
+    winding region, where every cell's BFS has to visit most of the region, so costs a handful of BFS instead of
+    one per cell; the worst case (a bound that prunes nothing) is the per-cell search's. With ``max_bfs``, None as
+    soon as, after ``PRUNE_GRACE`` BFS, the candidates whose bounds are within the best sum found so far are more
+    than that: so about ``max_bfs`` BFS at most, and ``PRUNE_GRACE`` wasted where the bounds are loose.
+    """
+    n = len(adj)
+    if max_bfs is not None and max_bfs < 1:
+        return None                                     # no budget (a small region): the bit-parallel way
+    bound = np.zeros(n, dtype=np.int64)
+    p = 0
+    for _ in range(pivots):
+        dist = np.array(_distances(adj, p), dtype=np.int64)
+        np.maximum(bound, _pivot_bound(dist), out=bound)
+        p = int(np.argmax(dist))                    # the first farthest cell
+    if xy is not None:                              # the cells' columns and rows: the Manhattan sum is a bound too
+        np.maximum(bound, _pivot_bound(xy[0]) + _pivot_bound(xy[1]), out=bound)
+    order = np.lexsort((np.arange(n), bound))
+    sorted_bound = bound[order]
+    best_i, best_sum = n, None
+    for searched, s in enumerate(order.tolist()):
+        if best_sum is not None:
+            if bound[s] > best_sum:
+                break
+            # every candidate whose bound is within the best sum so far may need its BFS: more than the budget
+            # allows (once the first few BFS have brought the best sum down), and the caller takes the bit-parallel
+            # way
+            if max_bfs is not None and searched >= PRUNE_GRACE \
+                    and int(np.searchsorted(sorted_bound, best_sum, "right")) > max_bfs:
+                return None
+        limit = None if best_sum is None else (best_sum if s < best_i else best_sum - 1)
+        dist = [-1] * n
+        dist[s] = 0
+        frontier = [s]
+        total = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt_frontier = []
+            for u in frontier:
+                for v in adj[u]:
+                    if dist[v] < 0:
+                        dist[v] = d
+                        total += d
+                        nxt_frontier.append(v)
+            frontier = nxt_frontier
+            if limit is not None and total > limit:
+                break                                   # cannot win any more: stop early
+        else:
+            if best_sum is None or total < best_sum or (total == best_sum and s < best_i):
+                best_i, best_sum = s, total
     return best_i
 
 

@@ -129,12 +129,13 @@ MAX_MAP_TILES = 19_200          # 160 x 120: room for the 10,000-unit garrison m
 class MapDef(Strict):
     """A tile map (file kind ``maps/``). ``tiles`` is a multi-line string, one row a line. At most 160 tiles a
     side and 19,200 in all (160 x 120, room for the garrison map's armies of 10,000): loading a map costs most in
-    the commander's region cut (ai/regions.py, once per map and process). Measured at 128 x 96 on a shared 2-core
-    machine under a load of about 8: a one-tile winding corridor cut as one region 56 s, an open field as one
-    region 26 s, as the default 20 regions 12 s; the garrison map (157 x 116, twenty rooms) about 9 s. A region's
-    cut grows about with the square of its tiles, so at the maximum the worst shapes take up to about 2.5 times
-    as long (about 140 s for the corridor, 30 s for an open field in 20 regions). The nav grid and the fog's
-    sight rays cost far less (linear in the tiles)."""
+    the commander's region cut (ai/regions.py, once per map and process). Measured at 160 x 120 with
+    ``python -m benchmarks.map_cut``, one run each on a shared 2-core machine under a load of about 4, cut as one
+    region (a commander with regions = 1): a one-tile winding corridor 0.1 s, a two-tile one 0.3 s, a one-tile
+    maze 0.1 s, an open field 0.2 s, 9 x 9 rooms 2.3 s, and the worst shape found, the maze with 300 extra
+    openings (loops everywhere) 24 s; an open field as the default 20 regions 1.8 s; the garrison map (157 x 116,
+    twenty rooms) 0.2 s (before the pruned and tree medoids: 26, 34, 18, 25, 20 and 25 s, 7.7 s and 0.4 s). The
+    nav grid and the fog's sight rays cost far less (linear in the tiles)."""
     id: str = Field(pattern=ID_PATTERN, description="stable id scenarios refer to")
     name: str = Field(default="", max_length=60, description="display name")
     tiles: str = Field(min_length=1, max_length=200_000,

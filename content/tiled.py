@@ -20,8 +20,8 @@ map. The rules a modder follows (docs/modding.md, "Maps in Tiled", says the same
 
 Reading is bounded and never executes anything: each file (map and tilesets) is opened only if it is a regular
 file, read up to ``max_bytes``, its JSON nesting capped before ``json`` recurses, the declared map size capped
-(2..512 each way) before any grid is allocated, Base64 data decompressed to at most the size the map needs, and
-an external ``.tsx`` parsed with a DOCTYPE or an entity refused. Object templates (which name other files) are
+(2..160 each way, 19,200 tiles in all: any map's limits) before any grid is allocated, Base64 data decompressed
+to at most the size the map needs, and an external ``.tsx`` parsed with a DOCTYPE or an entity refused. Object templates (which name other files) are
 refused. The typed model comes from pytiled_parser (what Arcade reads Tiled maps with), fed the checked raw
 data, never a path: this module does all the file reading.
 

@@ -327,14 +327,26 @@ class Decisions:
         return out[::-1]
 
     def all(self, kind: str) -> list:
-        rows = []
+        return list(self.each(kind))
+
+    def each(self, kind: str):
+        """The records of ``kind`` in (tick, key) order, as ``all`` lists them, decoded one tick at a time: the
+        first pass checked that the file's decision ticks never go back, so only one tick's records are held."""
+        group: list = []
+        current = None
         for i in range(len(self.chunks)):
             for j, data in enumerate(self.chunk(i)):
                 head = wire_key(data)
-                if head is not None and head[0] == kind:
-                    rows.append((head[2], head[1], self._rec(i, j, data)))
-        rows.sort(key=lambda r: (r[0], r[1]))
-        return [r[2] for r in rows]
+                if head is None or head[0] != kind:
+                    continue
+                if head[2] != current:
+                    group.sort(key=lambda r: r[0])
+                    yield from (r[1] for r in group)
+                    group = []
+                    current = head[2]
+                group.append((head[1], self._rec(i, j, data)))
+        group.sort(key=lambda r: r[0])
+        yield from (r[1] for r in group)
 
     def ticks(self, kind: str) -> list[int]:
         return sorted(head[2] for data in self if (head := wire_key(data)) is not None and head[0] == kind)

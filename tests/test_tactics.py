@@ -94,11 +94,13 @@ def test_random_maps_give_connected_covering_regions(seed, k):
 
 
 def _cut_both_ways(monkeypatch, walk, w, h, k, seed, doors):
-    """The cut with the bit-parallel medoid and with the per-cell search (the original algorithm) forced."""
+    """The cut as it comes, with the pruned search forced (to the end) and with the bit-parallel medoid forced."""
     fast = regions.kmeans(walk, w, h, k, seed, doors)
+    monkeypatch.setattr(regions, "_medoid_of_tree", lambda adj: None)   # trees too take the forced way
     monkeypatch.setattr(regions, "SEARCH_ECCENTRICITY", -1)
     slow = regions.kmeans(walk, w, h, k, seed, doors)
     monkeypatch.setattr(regions, "SEARCH_ECCENTRICITY", 10 ** 9)
+    monkeypatch.setattr(regions, "SEARCH_SHARE", 0)                     # no search: straight to the bits
     bits = regions.kmeans(walk, w, h, k, seed, doors)
     monkeypatch.undo()
     return fast, slow, bits
@@ -118,20 +120,82 @@ def test_both_medoid_ways_give_the_same_cut(seed, k, blocked):
 
 
 def test_shipped_maps_are_cut_as_the_per_cell_search_cuts_them(monkeypatch):
-    """The faster medoid changes no region of a shipped map (the commander's input; pinned hashes rest on it)."""
+    """The faster medoids change no region of a shipped map (the commander's input; pinned hashes rest on it): the
+    cut as it comes, with the pruned search forced and with the bit-parallel way forced (each, its own way, as
+    the cut was before the pruned search and the tree pass) are one."""
     from content.loader import load_content
     content = load_content()
     for mid in sorted(content.maps):
         tmap = content.maps[mid]
         walk, w, h, doors = grid(tmap.rows)
-        fast, slow, _bits = _cut_both_ways(monkeypatch, walk, w, h, 20, 1, doors)
-        assert fast == slow, mid
+        fast, slow, bits = _cut_both_ways(monkeypatch, walk, w, h, 20, 1, doors)
+        assert fast == slow == bits, mid
+
+
+def _largest_area_adj(walk, w, h):
+    comp = max(regions._components(walk, w, h), key=len)
+    comp.sort()
+    index = {c: i for i, c in enumerate(comp)}
+    adj = [[index[m] for m, ok in ((c - 1, c % w > 0), (c + 1, c % w < w - 1), (c - w, True), (c + w, True))
+            if ok and m in index] for c in comp]
+    return adj, (np.array([c % w for c in comp]), np.array([c // w for c in comp]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 16), st.floats(0.0, 0.55), st.booleans())
+def test_the_pruned_search_finds_the_per_cell_searchs_medoid(seed, blocked, winding):
+    """Exactly the cell the per-cell search finds (ties included) on random areas and on winding corridors with
+    random dead ends and loops (where its bound is exact or nearly)."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(2, 24)), int(rng.integers(2, 16))
+    if winding:                                   # lanes on even rows, a turn at alternating ends, random extras
+        walk = [y % 2 == 0 or (x == (w - 1 if y % 4 == 1 else 0)) or rng.random() < blocked / 4
+                for y in range(h) for x in range(w)]
+    else:
+        walk = [bool(rng.random() >= blocked) for _ in range(w * h)]
+    if not any(walk):
+        return
+    adj, xy = _largest_area_adj(walk, w, h)
+    assert regions._medoid_by_pruned_search(adj) == regions._medoid_by_search(adj) \
+        == regions._medoid_by_pruned_search(adj, xy=xy)
+    if sum(map(len, adj)) == 2 * (len(adj) - 1):
+        assert regions._medoid_of_tree(adj) == regions._medoid_by_search(adj)
+    else:
+        assert regions._medoid_of_tree(adj) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 16))
+def test_a_tree_medoid_is_the_per_cell_searchs(seed):
+    """Random mazes (depth-first, one-tile passages: trees with branches, where the pruned search's bounds are
+    loose) get the cell the per-cell search finds."""
+    rng = np.random.default_rng(seed)
+    cw, ch = int(rng.integers(1, 12)), int(rng.integers(1, 9))
+    w, h = 2 * cw - 1, 2 * ch - 1
+    walk = [False] * (w * h)
+    walk[0] = True
+    seen, stack = {(0, 0)}, [(0, 0)]
+    while stack:
+        cx, cy = stack[-1]
+        opts = [(cx + dx, cy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= cx + dx < cw and 0 <= cy + dy < ch and (cx + dx, cy + dy) not in seen]
+        if not opts:
+            stack.pop()
+            continue
+        nx, ny = opts[int(rng.integers(len(opts)))]
+        seen.add((nx, ny))
+        walk[2 * ny * w + 2 * nx] = walk[(cy + ny) * w + cx + nx] = True
+        stack.append((nx, ny))
+    adj, _xy = _largest_area_adj(walk, w, h)
+    assert len(adj) == sum(walk)
+    assert regions._medoid_of_tree(adj) == regions._medoid_by_search(adj)
 
 
 def test_a_winding_corridor_takes_the_search_and_open_ground_the_bits():
     adj = [[j for j in (i - 1, i + 1) if 0 <= j < 1200] for i in range(1200)]
     assert regions._eccentricity(adj, 0) > regions.SEARCH_ECCENTRICITY
     assert regions._medoid_by_search(adj) == 599 == regions._medoid_bits(adj)   # the middle (first of the two)
+    assert regions._medoid_by_pruned_search(adj) == 599
 
 
 def test_ucb1_finds_the_best_arm_of_a_known_bandit():

@@ -468,3 +468,55 @@ def test_non_utf8_and_deeply_nested_xml_are_refused(tmp_path):
                                                            '"name": "legend"')
     assert _hostile(tmp_path / "b", {"maps/tiny.tmj": tmj, "maps/t.tsx": tsx}) == \
         "maps/t.tsx: XML nesting is deeper than 64 levels (line 1)"
+
+
+# -- the largest map (issue 19.2): a Tiled map is held to the TOML map's limits, before any grid is allocated --------
+
+@pytest.mark.parametrize("width, height, key, why", [
+    (161, 10, "width", "'width' must be 2..160, got 161"),
+    (10, 161, "height", "'height' must be 2..160, got 161"),
+    (140, 140, "width", "a 140x140 map has 19600 tiles; a map may have at most 19200 (160 x 120)"),
+])
+def test_a_tiled_map_over_the_maximum_is_refused_in_one_line(tmp_path, width, height, key, why):
+    msg = _hostile(tmp_path, {"maps/big.tmj": tiled_map(["." * width] * height)})
+    assert msg.startswith("maps/big.tmj:") and msg.endswith(f": {key}: {why}"), msg
+
+
+def test_a_tiled_map_at_the_maximum_loads(tmp_path):
+    content = load_content([write(tmp_path / "mod", {"maps/big.tmj": tiled_map(["." * 160] * 120)})])
+    assert (content.maps["big"].width, content.maps["big"].height) == (160, 120)
+
+
+def _claim(width: int, height: int, base64_data: bool = False) -> str:
+    """TINY (12 tile ids of data) claiming a ``width`` x ``height`` map."""
+    text = TINY.replace('"width": 4, "height": 3, "tilewidth"', f'"width": {width}, "height": {height}, "tilewidth"')
+    text = text.replace('"width": 4, "height": 3,\n   "data"', f'"width": {width}, "height": {height},\n   "data"')
+    if base64_data:
+        text = text.replace('"name": "ground", ', '"name": "ground", "encoding": "base64", ')
+        text = text.replace(text[text.index('"data": ['):text.index("]},\n  {") + 1],
+                            '"data": "' + base64.b64encode(bytes(48)).decode() + '"')
+    return text
+
+
+@pytest.mark.parametrize("width, height, base64_data, why", [
+    (1_000_000_000, 1_000_000_000, False, "maps/tiny.tmj:3: width: 'width' must be 2..160, got 1000000000"),
+    (150, 150, False, "maps/tiny.tmj:3: width: a 150x150 map has 22500 tiles; a map may have at most 19200 (160 x 120)"),
+    (160, 120, False, "maps/tiny.tmj:9: layers[0].data: layer data must be a list of 19200 tile ids (160x120), got 12"),
+    (160, 120, True, "maps/tiny.tmj:9: layers[0].data: layer data holds 12 tile ids, not the 19200 tile ids the map "
+                     "needs (160x120)"),
+])
+def test_a_big_claim_with_little_data_is_refused_before_allocating_for_it(tmp_path, width, height, base64_data, why):
+    import tracemalloc
+    from content.tiled import TiledError, read_map
+    assert _hostile(tmp_path / "load", {"maps/tiny.tmj": _claim(width, height, base64_data=base64_data)}) == why
+    path = write(tmp_path / "read", {"maps/tiny.tmj": _claim(width, height, base64_data=base64_data)}) / "maps/tiny.tmj"
+    read_map(write(tmp_path / "warm", {"maps/tiny.tmj": TINY}) / "maps/tiny.tmj", MAX_FILE_BYTES)   # imports done
+    tracemalloc.start()
+    try:
+        with pytest.raises(TiledError):
+            read_map(path, MAX_FILE_BYTES)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # nothing that scales with the claim: at most the largest map's cell list (19,200 slots, 150 KiB) and parsing
+    assert peak < 1 << 20, peak

@@ -369,13 +369,12 @@ def cmd_report(args) -> int:
         render(data, out)
     except OSError as exc:
         raise CliError(f"-o {out}: cannot write: {exc.strerror or exc}") from None
-    lost = {name: sum(1 for _t, team in data["deaths"] if team == t) for t, name in enumerate(data["teams"])}
+    lost = dict(zip(data["teams"], data["lost"]))
     print(f"wrote {out}: {len(data['series']['tick'])} samples, losses " +
-          ", ".join(f"{k} {v}" for k, v in lost.items()) + f", {len(data['commanders'])} commander decisions")
+          ", ".join(f"{k} {v}" for k, v in lost.items()) + f", {data['decisions']} commander decisions")
     if data["economy"]:
         gathered = {name: g[-1] if g else 0 for name, g in zip(data["teams"], data["series"]["gathered"])}
-        built = {name: sum(1 for _t, team, _k, what in data["building_events"] if team == t and what == "completed")
-                 for t, name in enumerate(data["teams"])}
+        built = dict(zip(data["teams"], data["built"]))
         print("economy: gathered " + ", ".join(f"{k} {v}" for k, v in gathered.items()) +
               "; buildings completed " + ", ".join(f"{k} {v}" for k, v in built.items()))
     return 0

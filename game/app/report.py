@@ -11,8 +11,16 @@ value (the same for buildings), with a mark where each building was completed or
 and a labelled line on the army value where a team's planned strategy changed its posture (``postures``: from
 its ``StrategyDecision`` records).
 Rendered with matplotlib's Agg backend (no display needed).
+
+Memory does not grow with the match: each line holds at most ``MAX_SAMPLES`` points (when full, every second
+point goes and the sampling interval doubles, so the lines still run from the first sample to the last tick), the
+marks (deaths, buildings, commander decisions, posture changes) at most ``MAX_MARKS`` each (when full, marks of one
+kind closer than a doubling interval merge into the earliest), with exact totals counted beside them, and the
+decision records are read one tick at a time (``replay.records.each``).
 """
 from __future__ import annotations
+
+from array import array
 
 import esper
 
@@ -21,6 +29,87 @@ from saves.replay import apply_requests, step_loaded, world_at_keyframe
 
 SAMPLE_TICKS = 15
 INCOME_WINDOW = 60.0          # seconds of game time the income is averaged over
+MAX_SAMPLES = 1024            # points per line, whatever the match's length (a 1000-1500 pixel wide chart)
+MAX_MARKS = 2048              # marks of one kind (deaths, building events, commander decisions, posture changes)
+SERIES = {"hp": "d", "alive": "q", "stock": "q", "gathered": "q", "army_value": "d", "building_value": "d",
+          "buildings": "q"}   # per-team lines and their array type codes
+
+
+class Sampler:
+    """The report's lines, at most ``cap`` samples each, still spanning the whole match.
+
+    A sample is due every ``step`` ticks (at first ``SAMPLE_TICKS``, on multiples of it) and always at the end;
+    when the lines are full, every second sample goes (the first and the latest stay) and ``step`` doubles.
+
+    >>> s = Sampler(1, cap=4, step=1)
+    >>> for tick in range(10):
+    ...     if s.due(tick, end=tick == 9):
+    ...         s.add(tick, {"hp": [float(tick)]})
+    >>> list(s.ticks), list(s.lines["hp"][0]), s.step
+    ([0, 4, 8, 9], [0.0, 4.0, 8.0, 9.0], 4)
+    """
+
+    def __init__(self, teams: int, cap: int | None = None, step: int = SAMPLE_TICKS):
+        cap = MAX_SAMPLES if cap is None else cap
+        self.cap = max(2, cap - cap % 2)
+        self.step = step
+        self.next = None
+        self.ticks = array("q")
+        self.lines = {key: [array(code) for _ in range(teams)] for key, code in SERIES.items()}
+
+    def due(self, tick: int, end: bool) -> bool:
+        return end or (tick % self.step == 0 if self.next is None else tick >= self.next)
+
+    def add(self, tick: int, values: dict) -> None:
+        if len(self.ticks) >= self.cap:
+            self.ticks = self.ticks[::2]
+            for lines in self.lines.values():
+                lines[:] = [line[::2] for line in lines]
+            self.step *= 2
+        self.ticks.append(tick)
+        self.next = self.ticks[-1] + self.step
+        for key, per_team in values.items():
+            for line, value in zip(self.lines[key], per_team):
+                line.append(value)
+
+
+class Marks:
+    """Marks on the chart (each a tuple whose first item is its tick), at most ``cap``: when full, marks alike
+    but for their tick merge when they fall in one interval of a doubling width (the earliest stays).
+
+    >>> m = Marks(cap=4)
+    >>> for tick in range(8):
+    ...     m.add(tick, "x")
+    >>> m.items(), m.width
+    ([(0, 'x'), (2, 'x'), (4, 'x'), (6, 'x')], 2)
+    """
+
+    def __init__(self, cap: int | None = None):
+        self.cap = max(2, MAX_MARKS if cap is None else cap)
+        self.width = 1
+        self.marks: dict = {}
+
+    def add(self, tick: int, *rest) -> None:
+        key = (tick // self.width,) + rest
+        if key in self.marks:
+            return
+        if len(self.marks) >= self.cap:
+            while len(self.marks) > self.cap // 2:
+                before = len(self.marks)
+                self.width *= 2
+                merged: dict = {}
+                for mark in self.marks.values():
+                    merged.setdefault((mark[0] // self.width,) + mark[1:], mark)
+                self.marks = merged
+                if len(merged) == before and self.width > tick:
+                    break                        # all in one interval already: only the kinds are left apart
+            key = (tick // self.width,) + rest
+            if key in self.marks:
+                return
+        self.marks[key] = (tick,) + rest
+
+    def items(self) -> list:
+        return list(self.marks.values())
 
 
 def _has_economy(world) -> bool:
@@ -47,16 +136,19 @@ def income(ticks: list[int], gathered: list[int], hz: int, window: float = INCOM
 
 def collect(replay, content, force: bool = False) -> dict:
     """Series for the report: ticks, per-team hp and alive counts, deaths, commander decisions; with an economy,
-    per-team stockpile, gathered total, income, army value, buildings' value and count, and building events."""
+    per-team stockpile, gathered total, income, army value, buildings' value and count, and building events.
+    Bounded whatever the match's length (see the module's docstring); ``lost``, ``built``, ``destroyed`` and
+    ``decisions`` are the exact totals beside the (possibly merged) marks."""
     world = world_at_keyframe(replay, content, replay.start_tick, force)
     teams = [t.name for t in world.scenario.teams]
     n = len(teams)
     colors = [tuple(c / 255 for c in t.color) for t in world.scenario.teams]
-    series = {"tick": [], "hp": [[] for _ in teams], "alive": [[] for _ in teams],
-              "stock": [[] for _ in teams], "gathered": [[] for _ in teams], "army_value": [[] for _ in teams],
-              "building_value": [[] for _ in teams], "buildings": [[] for _ in teams]}
-    deaths: list[tuple[int, int]] = []
-    events: list[tuple[int, int, str, str]] = []      # (tick, team, building kind, "completed" | "destroyed")
+    sampler = Sampler(n)
+    deaths = Marks()
+    events = Marks()          # (tick, team, building kind, "completed" | "destroyed")
+    lost = [0] * n
+    built = [0] * n
+    destroyed = [0] * n
     units_def = content.units
     buildings_def = content.buildings
     prev_units = None
@@ -79,7 +171,9 @@ def collect(replay, content, force: bool = False) -> dict:
                 if udef is not None and health.max_hp > 0:
                     value[t] += udef.cost * max(0.0, health.hp) / health.max_hp
             if prev_units is not None:
-                deaths += sorted((world.tick, t) for eid, t in prev_units.items() if eid not in living)
+                for tick, t in sorted((world.tick, t) for eid, t in prev_units.items() if eid not in living):
+                    deaths.add(tick, t)
+                    lost[t] += 1
             prev_units = living
             standing: dict[int, tuple[int, str, bool]] = {}
             bvalue = [0.0] * n
@@ -95,24 +189,22 @@ def collect(replay, content, force: bool = False) -> dict:
                 for eid, (t, kind, done) in sorted(standing.items()):
                     was = prev_buildings.get(eid)
                     if done and (was is None or not was[2]):
-                        events.append((world.tick, t, kind, "completed"))
+                        events.add(world.tick, t, kind, "completed")
+                        built[t] += 1
                 for eid, (t, kind, _done) in sorted(prev_buildings.items()):
                     if eid not in standing:
-                        events.append((world.tick, t, kind, "destroyed"))
+                        events.add(world.tick, t, kind, "destroyed")
+                        destroyed[t] += 1
             prev_buildings = standing
-            if world.tick % SAMPLE_TICKS == 0 or world.tick >= end or world.over:
+            if sampler.due(world.tick, end=world.tick >= end or world.over):
                 economy = economy or _has_economy(world)
                 stocks = {s.team: s for _e, s in esper.get_component(Stockpile)}
-                series["tick"].append(world.tick)
-                for t in range(n):
-                    stock = stocks.get(t)
-                    series["hp"][t].append(hp[t])
-                    series["alive"][t].append(alive[t])
-                    series["stock"][t].append(stock.amount if stock else 0)
-                    series["gathered"][t].append(stock.gathered if stock else 0)
-                    series["army_value"][t].append(round(value[t], 3))
-                    series["building_value"][t].append(round(bvalue[t], 3))
-                    series["buildings"][t].append(bcount[t])
+                sampler.add(world.tick, {
+                    "hp": hp, "alive": alive,
+                    "stock": [stocks[t].amount if t in stocks else 0 for t in range(n)],
+                    "gathered": [stocks[t].gathered if t in stocks else 0 for t in range(n)],
+                    "army_value": [round(v, 3) for v in value],
+                    "building_value": [round(v, 3) for v in bvalue], "buildings": bcount})
             if world.tick >= end or world.over:
                 break
             apply_requests(world, replay.requests.get(world.tick, []), replay.path)
@@ -120,35 +212,41 @@ def collect(replay, content, force: bool = False) -> dict:
         summary = world.summary()
     finally:
         world.close()
-    series["income"] = [income(series["tick"], g, world.hz) for g in series["gathered"]]
-    decisions = replay.records.all("commander")
-    postures = posture_changes(replay.records.all("strategy"))
-    changes = set()
+    series = {"tick": sampler.ticks, **sampler.lines}
+    series["income"] = [array("d", income(series["tick"], g, world.hz)) for g in series["gathered"]]
+    decisions = Marks()       # (tick, team, the orders changed)
+    counted = 0
     last: dict = {}
-    for r in decisions:
+    for r in replay.records.each("commander"):
         orders = {tuple(o) for o in r.orders}
-        if orders != last.get(r.team):
-            changes.add((r.team, r.tick))
+        changed = orders != last.get(r.team)
         last[r.team] = orders
-    return {"teams": teams, "colors": colors, "series": series, "deaths": deaths, "hz": world.hz,
-            "economy": economy, "building_events": events, "postures": postures,
-            "commanders": [(r.team, r.tick, (r.team, r.tick) in changes) for r in decisions],
+        decisions.add(r.tick, r.team, changed)
+        counted += 1
+    postures = Marks()
+    for tick, team, posture in posture_changes(replay.records.each("strategy")):
+        postures.add(tick, team, posture)
+    return {"teams": teams, "colors": colors, "series": series, "deaths": deaths.items(), "lost": lost,
+            "hz": world.hz, "economy": economy, "building_events": events.items(), "built": built,
+            "destroyed": destroyed, "postures": postures.items(), "decisions": counted,
+            "commanders": [(team, tick, changed) for tick, team, changed in decisions.items()],
             "profiles": list(replay.header.get("commanders", [])), "summary": summary,
             "scenario": replay.header.get("scenario"), "seed": replay.header.get("seed")}
 
 
-def posture_changes(records) -> list[tuple[int, int, str]]:
-    """(tick, team, new posture) wherever a planned strategy's posture changed, in tick order.
+def posture_changes(records):
+    """(tick, team, new posture) wherever a planned strategy's posture changed, in tick order (as ``records``
+    come, one at a time).
 
     >>> from ai.records import StrategyDecision
     >>> recs = [StrategyDecision(tick=0, team=1, profile="p", posture_before=None, posture="economy", switch=True),
     ...         StrategyDecision(tick=15, team=1, profile="p", posture_before="economy", posture="economy"),
     ...         StrategyDecision(tick=30, team=1, profile="p", posture_before="economy", posture="attack", switch=True)]
-    >>> posture_changes(recs)
+    >>> list(posture_changes(recs))
     [(0, 1, 'economy'), (30, 1, 'attack')]
     """
-    return [(r.tick, r.team, r.posture or "none") for r in records
-            if r.switch and r.posture != r.posture_before]
+    return ((r.tick, r.team, r.posture or "none") for r in records
+            if r.switch and r.posture != r.posture_before)
 
 
 def render(data: dict, out_path: str) -> None:
@@ -176,7 +274,7 @@ def render(data: dict, out_path: str) -> None:
     fig.suptitle(f"{data['scenario']} (seed {data['seed']}): {result}{why} after {summary['ticks'] / hz:.0f} s")
     for t, name in enumerate(data["teams"]):
         color = data["colors"][t]
-        lost = sum(1 for _tick, team in data["deaths"] if team == t)
+        lost = data["lost"][t]
         ax_hp.plot(secs, data["series"]["hp"][t], color=color, label=f"{name} ({lost} lost)")
         ax_alive.step(secs, data["series"]["alive"][t], where="post", color=color, label=name)
         death_times = [tick / hz for tick, team in data["deaths"] if team == t]
@@ -231,8 +329,7 @@ def _render_economy(data: dict, axes, secs: list[float]) -> None:
         ax_stock.plot(secs, ser["stock"][t], color=color, label=name)
         ax_income.plot(secs, ser["income"][t], color=color, label=f"{name} ({gathered} gathered in all)")
         ax_army.plot(secs, ser["army_value"][t], color=color, label=name)
-        built = sum(1 for _tick, team, _k, what in data["building_events"] if team == t and what == "completed")
-        lost = sum(1 for _tick, team, _k, what in data["building_events"] if team == t and what == "destroyed")
+        built, lost = data["built"][t], data["destroyed"][t]
         ax_build.plot(secs, ser["building_value"][t], color=color,
                       label=f"{name}: {built} built, {lost} lost, "
                             f"{ser['buildings'][t][-1] if ser['buildings'][t] else 0} at the end")
