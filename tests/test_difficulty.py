@@ -20,6 +20,18 @@ def test_levels_change_the_commander_the_reaction_the_income_and_the_fog(content
         world.close()
     world = World(content, "skirmish", 1, difficulties={1: "brutal"})
     try:
+        assert world.commanders[1] == "portfolio" and world.income == [1.0, 1.5] and world.sees_all == frozenset()
+    finally:
+        world.close()
+
+
+def test_a_difficulty_can_see_through_the_fog(tmp_path):
+    """``sees_all`` is a difficulty option (no shipped level uses it: it made the portfolio searcher warier)."""
+    mod = tmp_path / "mod" / "difficulties"
+    mod.mkdir(parents=True)
+    (mod / "seer.toml").write_text('id = "seer"\nname = "Seer"\nrank = 4\ncommander = "portfolio"\nsees_all = true\n')
+    world = World(load_content([tmp_path / "mod"]), "skirmish", 1, difficulties={1: "seer"})
+    try:
         assert world.commanders[1] == "portfolio" and 1 in world.sees_all and 0 not in world.sees_all
     finally:
         world.close()
