@@ -164,7 +164,9 @@ def decide(world, team: int, profile) -> CommanderDecision:
     adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
                           regs.tie_rank())
-    rng = np.random.default_rng([world.seed, team, world.tick])
+    # keyed on the team's luck key (its home quarter), not its index: listing the teams in another order changes
+    # nothing (World.luck_keys; issue 17, fair mirrors)
+    rng = np.random.default_rng([world.seed, world.luck_keys[team], world.tick])
     # determinization: the squads the team does not see now are sampled near their estimate in each playout
     hidden = ({g: profile.hidden_spread for g in hidden_groups(world, viewer, keys)}
               if profile.determinize else None)
