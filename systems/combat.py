@@ -75,7 +75,7 @@ class CombatSystem(System):
             damage = 0.0
             if hit_roll(seed, tick, luck[team.team], rank) < weapon.accuracy:
                 damage = weapon.damage
-                if nav.is_cover(int(tpos.x), int(tpos.y)):
+                if nav.on_cover(tpos.x, tpos.y):
                     damage *= COVER_FACTOR
                 hits[target] = hits.get(target, 0.0) + damage
                 shooters.setdefault(target, eid)

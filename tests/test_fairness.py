@@ -120,3 +120,55 @@ def test_which_team_is_listed_first_decides_nothing(content):
         finally:
             a.close()
             b.close()
+
+
+def test_a_contest_within_one_tick_goes_to_each_team_in_turn_whatever_the_order_of_submission(content):
+    """Two units of two teams ask for the same cover tile in the same tick: the ledger takes the teams' requests
+    team by team, the first team turning with the tick (systems/ledger_system.fair_order), so neither the order the
+    deciders submitted in (the team made first decides first) nor the team index decides the winner."""
+    from systems.ledger_system import LedgerSystem
+    world = World(content, "skirmish", 1)
+    try:
+        world.activate()
+        first = {}
+        for eid, (t, _k) in sorted(esper.get_components(Team, UnitKind)):
+            first.setdefault(t.team, eid)
+        winners = {}
+        for tick in (10, 11):
+            for order in ((0, 1), (1, 0)):
+                world.tick = tick
+                ids = {team: world.ledger.submit(tick, "enter_cover", first[team], 0, {"x": 26, "y": 18}).id
+                       for team in order}
+                LedgerSystem().run(world)
+                won = [team for team, aid in ids.items() if world.ledger.actions[aid].active]
+                assert len(won) == 1
+                winners.setdefault(tick, set()).add(won[0])
+                for aid in ids.values():                       # free the tile for the next try
+                    if world.ledger.actions[aid].active:
+                        world.ledger.cancel(aid, "test")
+                LedgerSystem().run(world)
+        assert all(len(w) == 1 for w in winners.values())     # the order of submission did not matter
+        assert winners[10] != winners[11]                       # each team wins on every other tick
+    finally:
+        world.close()
+
+
+def test_cover_ties_and_tile_edges_come_out_as_mirror_images(content):
+    """A unit on a tile edge is on cover if either side is (a half turn maps the tile after an edge to the tile
+    before its image's edge), and two equally good cover tiles are told apart by offsets turned with the team's
+    quarter, not by row-major order, which a half turn reverses."""
+    import numpy as np
+    from systems.perception import best_cover
+    world = World(content, "skirmish", 1)
+    try:
+        nav, w, h = world.nav, world.tilemap.width, world.tilemap.height
+        for x, y in ((40.5, 38.0), (40.5, 38.0 - 1e-12), (38.0, 38.5)):
+            assert nav.on_cover(x, y) == nav.on_cover(w - x, h - y)
+        north = np.array([[38.0, 9.0], [40.0, 9.0]])                              # in row-major order, as the
+        south = np.array([[w - 1 - 40.0, h - 1 - 9.0], [w - 1 - 38.0, h - 1 - 9.0]])  # game lists its cover tiles
+        west, east = world.turns
+        a = best_cover(north, np.array([1.0, 1.0]), 39.5, 9.5, east)
+        b = best_cover(south, np.array([1.0, 1.0]), w - 39.5, h - 9.5, west)
+        assert b == 1 - a                              # south[1 - i] is the image of north[i]
+    finally:
+        world.close()

@@ -12,7 +12,9 @@ rank in their team instead of their entity id, and squads spread round an order 
 quarter — so every scenario's decisions moved; then with keyed hit rolls (issue 17): a hit roll is keyed on the
 shooter's home quarter and rank instead of being the next number of one stream drawn in entity order, and a
 commander's search stream on the team's home quarter instead of its index — every hit and miss moved, and the duel
-now ends at tick 881.) Each match runs 900 ticks (30 s of game time) or until it ends, long enough for brains,
+now ends at tick 881; then with the rest of fair mirrors: the ledger takes a tick's requests team by team, the
+first team turning with the tick, cover ties are broken on turned offsets and a unit on a tile edge is on cover if
+either side is, and the crossroads' south storeroom is locked like the north one.) Each match runs 900 ticks (30 s of game time) or until it ends, long enough for brains,
 plans, commanders, doors and fights to have acted.
 """
 import pytest
@@ -21,9 +23,9 @@ from game.synchash import sync_hash
 from game.world import World
 
 PINNED = {     # (scenario, seed) -> (the tick it stops at, the sync hash there)
-    ("skirmish", 1): (900, "79bb29e4e7215cb8cbcf50d3f8e546d7"),     # brains + UCT commanders on both sides
-    ("duel", 2): (881, "5f4896cd6893df1bc781493e48ad54a0"),         # the scripted attack-nearest AI (won at 881)
-    ("uct_vs_eo", 1): (900, "5f9a42240af090dae7607e61cbf032b9"),    # UCT against Expected Outcome
+    ("skirmish", 1): (900, "6d9e640b9ee43297cf1ceddeb4f26610"),     # brains + UCT commanders on both sides
+    ("duel", 2): (881, "05dcf5c8005d919118a14790924a9ec1"),         # the scripted attack-nearest AI (won at 881)
+    ("uct_vs_eo", 1): (900, "449327366551ea89fd0d40ff5eba4718"),    # UCT against Expected Outcome
 }
 
 
