@@ -12,8 +12,8 @@ rank in their team instead of their entity id, and squads spread round an order 
 quarter — so every scenario's decisions moved; then with keyed hit rolls (issue 17): a hit roll is keyed on the
 shooter's home quarter and rank instead of being the next number of one stream drawn in entity order, and a
 commander's search stream on the team's home quarter instead of its index — every hit and miss moved, and the duel
-now ends at tick 881; then with the rest of fair mirrors: the ledger takes a tick's requests team by team, the
-first team turning with the tick, cover ties are broken on turned offsets and a unit on a tile edge is on cover if
+now ends at tick 881; then with the rest of fair mirrors: the ledger takes a tick's requests team by team, in an
+order of the teams drawn for each tick, cover ties are broken on turned offsets and a unit on a tile edge is on cover if
 either side is, and the crossroads' south storeroom is locked like the north one.) Each match runs 900 ticks (30 s of game time) or until it ends, long enough for brains,
 plans, commanders, doors and fights to have acted.
 """
