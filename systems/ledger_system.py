@@ -5,7 +5,8 @@ order the deciders submitted them, the team whose entities were made first (and 
 contest of one tick for an exclusive resource (two units of two teams asking for the same cover tile, key or door
 in the same tick), so a mirror match leaned to the team listed first (issue 17, fair mirrors). Taking turns by
 tick parity is not enough: NPCs think every 6 ticks on slots set by their rank and commanders every 90, so the
-contests of a mirror match fall on ticks of one parity far more often than the other, and one side would win them.
+contests of a mirror match can fall on ticks of one parity far more often than the other, and one side would win
+them.
 """
 from __future__ import annotations
 
