@@ -61,16 +61,20 @@ class Regions:
     iterations: int = 0
     half: int = 0                                 # a mirrored cut: region r's image is (r + half) % k; else 0
 
-    def tie_rank(self) -> tuple[int, ...]:
+    def tie_rank(self, flip: bool = False) -> tuple[int, ...]:
         """A tie-break order on regions that a mirrored cut's half turn keeps (region r and its image share
-        ``r mod half``, the image after it); plain region order for other cuts.
+        ``r mod half``, the image after it; with ``flip``, the image first); plain region order for other cuts. A
+        team whose home lies in the cut's second half passes ``flip``: then the two sides' orders are each other's
+        images, also between a region and its own image, where one order for both would send both sides the
+        same way (issue 17: both scripted commanders routed squads through the same middle region).
 
-        >>> kmeans_mirrored([True] * 12, 4, 3, k=4, seed=0).tie_rank()
-        (0, 2, 1, 3)
+        >>> cut = kmeans_mirrored([True] * 12, 4, 3, k=4, seed=0)
+        >>> cut.tie_rank(), cut.tie_rank(flip=True)
+        ((0, 2, 1, 3), (1, 3, 0, 2))
         """
         if not self.half:
             return tuple(range(self.k))
-        return tuple((r % self.half) * 2 + r // self.half for r in range(self.k))
+        return tuple((r % self.half) * 2 + (r // self.half != flip) for r in range(self.k))
 
     def region_of(self, x: int, y: int) -> int:
         """The region of tile ``(x, y)``; -1 for a blocked tile or one off the map.

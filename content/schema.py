@@ -27,7 +27,7 @@ class WeaponDef(Strict):
     range: float = Field(gt=0, le=40, description="firing range in tiles")
     damage: float = Field(ge=0, le=10000, description="hit points removed per shot")
     cooldown: float = Field(gt=0, le=60, description="seconds between shots")
-    accuracy: float = Field(default=0.75, ge=0, le=1, description="chance that a shot hits (rolled on the world's seeded RNG)")
+    accuracy: float = Field(default=0.75, ge=0, le=1, description="chance that a shot hits (a roll keyed on the seed, the tick, the shooter's team and rank)")
 
 
 class AmmoDef(Strict):

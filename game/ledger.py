@@ -166,23 +166,31 @@ class Ledger:
         return getattr(executor, "lane", "act"), getattr(executor, "queue", 1)
 
     # -- host side ------------------------------------------------------------
-    def process(self, world) -> None:
-        """Accept/reject queued submissions, apply cancels, start accepted actions, time out."""
+    def process(self, world, order=None) -> None:
+        """Accept/reject queued submissions, apply cancels, start accepted actions, time out. ``order(world,
+        requests)``, if given, returns the order to process the tick's requests in (the host's fair order:
+        systems/ledger_system.py); ``tick_log`` keeps them in submission order, in which a replay re-submits them
+        (so their action ids come out the same) before the same order is applied again."""
         self.tick_log = []
         self.events = []
         queue, self.queue = self.queue, []
         for request in queue:
             if request[0] == "cancel":
-                _, aid, reason = request
-                self.tick_log.append(["cancel", aid, reason])
-                action = self.actions.get(aid)
-                if action is not None and action.active:
-                    self._finish(world, action, CANCELLED, reason)
+                self.tick_log.append(["cancel", request[1], request[2]])
                 continue
             action = self.actions[request[1]]
             self.tick_log.append(["submit", action.id, action.kind, action.actor, action.target,
                                   action.params, action.source, action.timeout])
-            self._accept(world, action)
+        if order is not None:
+            queue = order(world, queue)
+        for request in queue:
+            if request[0] == "cancel":
+                _, aid, reason = request
+                action = self.actions.get(aid)
+                if action is not None and action.active:
+                    self._finish(world, action, CANCELLED, reason)
+                continue
+            self._accept(world, self.actions[request[1]])
         # start every accepted lane front (this tick's acceptances and queued ones now at the front), lowest id
         # first; a front whose executor is not ready stays accepted and is tried again next tick
         for aid in sorted(self._fronts):

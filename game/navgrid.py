@@ -12,11 +12,17 @@ make every walker on the map plan again.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ai.pathfinding import astar, bfs_labels, segment_clear, smooth
 from content.loader import TileMap
 from content.tiles import LEGEND
+
+
+#: a point this close to a tile edge is on the edge (``on_cover``)
+EDGE = 1e-6
 
 
 class NavGrid:
@@ -77,6 +83,15 @@ class NavGrid:
 
     def is_cover(self, tx: int, ty: int) -> bool:
         return self.in_bounds(tx, ty) and self.cover[ty * self.width + tx]
+
+    def on_cover(self, x: float, y: float) -> bool:
+        """Whether a unit standing at the point (x, y) is on cover. A point on a tile edge (within ``EDGE``: walks
+        accumulate rounding) touches the tiles on both sides and counts if either is cover: ``int`` alone would put it on the tile after the edge, and a
+        half turn maps that to the tile *before* the mirror image's edge, so mirror-image units standing on
+        mirror-image edges would be judged differently (issue 17, fair mirrors)."""
+        xs = {math.floor(x - EDGE), math.floor(x + EDGE)}
+        ys = {math.floor(y - EDGE), math.floor(y + EDGE)}
+        return any(self.is_cover(a, b) for a in xs for b in ys)
 
     def clear_line(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)

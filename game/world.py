@@ -117,6 +117,11 @@ class World:
         #: each team's home quarter of the map (its start location's, or its spawns'): the turn its units break
         #: ties with, so that mirror-image teams on a symmetric map choose mirror-image tiles (game/economy.py)
         self.turns = [self._home_quarter(t) for t in range(len(self.scenario.teams))]
+        #: each team's luck key: what its hit rolls and its commander's random stream are keyed on instead of its
+        #: index, so that listing the teams in another order changes nothing (issue 17, fair mirrors): its home
+        #: quarter, and among teams sharing that quarter their order in the scenario (quarter * 16 + that order)
+        self.luck_keys = [self.turns[t] * 16 + sum(1 for u in range(t) if self.turns[u] == self.turns[t])
+                          for t in range(len(self.scenario.teams))]
         #: team -> its Stockpile component (looked up once; game/economy.py)
         self.stockpiles: dict = {}
         self.winner: int | None = None       # the first team of the winning side (None: a draw, or not over)

@@ -83,11 +83,12 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     if fog is not None:
         estimate_unseen(world, viewer, members)
     specs, regions_now, hps, keys = [], [], [], []
-    rank = regs.tie_rank()
+    ranks = {}                            # team -> its tie order (the cut's, turned for a team in the second half)
     for key in sorted(members):
         units = members[key]
         votes = collections.Counter(regs.region_of(int(p.x), int(p.y)) for p, _h, _w, _k in units)
         # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
+        rank = ranks.get(key[0]) or ranks.setdefault(key[0], regs.tie_rank(second_half(world, key[0])))
         region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
         if region < 0:
             continue
@@ -157,14 +158,22 @@ class CommanderSystem(Decider):
             decide(world, team, profile)
 
 
+def second_half(world, team: int) -> bool:
+    """Whether the team's home lies in a mirrored cut's second half (the lower half of the map in row-major
+    order: its home quarter, ``World.turns``, is 2 or 3); its tie order is then the cut's turned (``tie_rank``)."""
+    return world.turns[team] >= 2
+
+
 def decide(world, team: int, profile) -> CommanderDecision:
     """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
     regs = map_regions(world, profile.regions)
     viewer = None if team in world.sees_all else team
     adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
-                          regs.tie_rank())
-    rng = np.random.default_rng([world.seed, team, world.tick])
+                          regs.tie_rank(second_half(world, team)))
+    # keyed on the team's luck key (its home quarter), not its index: listing the teams in another order changes
+    # nothing (World.luck_keys; issue 17, fair mirrors)
+    rng = np.random.default_rng([world.seed, world.luck_keys[team], world.tick])
     # determinization: the squads the team does not see now are sampled near their estimate in each playout
     hidden = ({g: profile.hidden_spread for g in hidden_groups(world, viewer, keys)}
               if profile.determinize else None)

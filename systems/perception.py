@@ -20,6 +20,7 @@ import math
 import esper
 import numpy as np
 
+from game.economy import turned
 from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 
 INF = math.inf
@@ -98,6 +99,20 @@ TARGET_TYPES: dict[str, str] = {
     "crate": "ammunition crates lying on the map and not claimed by another unit",
     "key": "keys lying on the map and not claimed by another unit",
 }
+
+
+def best_cover(cover: np.ndarray, total: np.ndarray, x: float, y: float, turn: int) -> int:
+    """The index of the lowest score of ``total`` (one per cover tile), scores compared to a millionth, ties broken
+    on the tile's offset from (x, y) turned with the team's quarter (game.economy.turned), then on the index. The
+    first minimum alone would be the first tile in row-major order, which a half turn reverses: mirror-image units
+    would pick tiles that are not mirror images (issue 17, fair mirrors)."""
+    i = int(np.argmin(total))
+    if not np.isfinite(total[i]):
+        return i
+    ties = np.flatnonzero(total <= total[i] + 1e-6).tolist()
+    if len(ties) == 1:
+        return i
+    return min(ties, key=lambda j: (turned(cover[j, 0] + 0.5 - x, cover[j, 1] + 0.5 - y, turn), j))
 
 
 class Perception:
@@ -180,18 +195,19 @@ class Perception:
                                 visible[i].append((float(row[j]), int(ids[j]), ex, ey))
         for v in visible:
             v.sort()
-        covers = self._cover_batch(eids, xs, ys, visible)
+        covers = self._cover_batch(eids, xs, ys, visible, teams)
         allies_l = allies.tolist()
         return [self.facts(eid, now, (visible[i], allies_l[i], covers[i])) for i, eid in enumerate(eids)]
 
-    def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list) -> list:
+    def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list, teams: np.ndarray) -> list:
         """Per NPC: the cover facts as ``_cover`` finds them, or None where ``_cover`` must look (the NPC stands
         on cover, is off the walkable areas, or a shut door borders its area)."""
         n = len(eids)
         out: list = [None] * n
         if not len(self.cover):
             return out
-        nav = self.world.nav
+        world = self.world
+        nav = world.nav
         labels, occupants, holders = self._cover_state()
         cand = []
         for i in range(n):
@@ -222,7 +238,8 @@ class Perception:
                     score[r] -= AWAY_WEIGHT * np.minimum(np.hypot(cx - ex, cy - ey), AWAY_CAP)
             free = ~((occupied & (crowded | (occupants[:, 1] != me))) | (held & (holders != me)))
             total = np.where((d <= COVER_RADIUS) & free & (labels == here), score, np.inf)
-            best = np.argmin(total, axis=1)
+            best = np.array([best_cover(self.cover, total[r], float(xs[i]), float(ys[i]), world.turns[int(teams[i])])
+                             for r, i in enumerate(idx.tolist())], dtype=np.int64)
             rows = np.arange(len(part))
             found = np.isfinite(total[rows, best]).tolist()
             dist = d[rows, best].tolist()
@@ -451,7 +468,7 @@ class Perception:
                 extra += detour
             total = np.where(behind, np.minimum(total, score + extra), total)
             door_of[other] = door
-        i = int(np.argmin(total))
+        i = best_cover(self.cover, total, x, y, world.turns[esper.component_for_entity(eid, Team).team])
         if not np.isfinite(total[i]):
             return
         ctx_, cty = self.cover_tiles[i]

@@ -22,5 +22,5 @@ class RecoverySystem(System):
         tick = world.tick
         for _eid, (health, pos) in esper.get_components(Health, Position):
             if 0.0 < health.hp < health.max_hp and tick - health.last_hit >= RESPITE \
-                    and nav.is_cover(int(pos.x), int(pos.y)):
+                    and nav.on_cover(pos.x, pos.y):
                 health.hp = min(health.max_hp, health.hp + gain)

@@ -1,10 +1,17 @@
 """Fair by construction: on a point-symmetric map the same strategy on both sides stays the mirror image of
-itself, tick by tick (its fog of war too), until the first random draw (a hit roll) (docs/rules/economy.md, "Fair by construction")."""
+itself, tick by tick (its fog of war too), until the first random draw (a hit roll) (docs/rules/economy.md, "Fair by construction");
+and which team a scenario lists first decides nothing."""
+import dataclasses
+
 import esper
 
-from components import Building, Position, Stockpile, Team, UnitKind, Worker
-from game.state import rng_state
+from components import Building, Health, Position, Stockpile, Team, UnitKind, Weapon, Worker
 from game.world import World
+
+
+def shot(world) -> bool:
+    """A shot was fired in the tick just run: a hit roll, the game's only random draw."""
+    return any(e[0] == "shot" for e in world.events)
 
 
 def side(world, team: int, mirror: bool) -> list:
@@ -29,11 +36,12 @@ def side(world, team: int, mirror: bool) -> list:
 def test_a_mirror_match_stays_mirrored_until_the_first_random_draw(content):
     world = World(content, "econ_duel", 1)
     try:
-        start_rng = rng_state(world.rng)
         ticks = 0
-        while ticks < 12000 and rng_state(world.rng) == start_rng:
+        while ticks < 12000:
             world.step()
             ticks += 1
+            if shot(world):
+                break
             assert side(world, 0, mirror=True) == side(world, 1, mirror=False), f"mirror broken at tick {world.tick}"
             # and the fog of war: each side sees and has explored the mirror image of what the other does
             for explored in (False, True):
@@ -58,14 +66,112 @@ def test_a_skirmish_mirror_with_deterministic_commanders_stays_mirrored_until_th
             n = len(regs.labels)
             assert regs.half and all(regs.labels[n - 1 - i] == (regs.labels[i] + regs.half) % regs.k
                                      for i in range(n) if regs.labels[i] >= 0)
-            start_rng = rng_state(world.rng)
             ticks = 0
-            while ticks < 3000 and rng_state(world.rng) == start_rng:
+            while ticks < 3000:
                 world.step()
                 ticks += 1
+                if shot(world):
+                    break
                 assert side(world, 0, mirror=True) == side(world, 1, mirror=False), \
                     f"{commander}: mirror broken at tick {world.tick}"
             orders = [r.orders for r in world.decisions.all("commander")]
             assert ticks > 200 and len(orders) >= 4 and orders[0]          # the commanders ordered squads about
         finally:
             world.close()
+
+
+def physical(world, home_quarter: int) -> list:
+    """Every unit of the team whose home is ``home_quarter``, with its hit points, cooldown and ammunition."""
+    world.activate()
+    out = []
+    for _e, (pos, t, kind, health, weapon) in esper.get_components(Position, Team, UnitKind, Health, Weapon):
+        if world.turns[t.team] == home_quarter:
+            out.append((kind.kind, pos.x, pos.y, health.hp, weapon.ready_in, weapon.target != 0))
+    return sorted(out)
+
+
+def test_which_team_is_listed_first_decides_nothing(content):
+    """The skirmish and the same skirmish with its teams listed the other way round (Red is team 0, its units made
+    first, deciding, shooting and being processed first) play out identically, tick by tick, to the end. This holds
+    because nothing is resolved by team index or by which team's entities were made first: fire is simultaneous,
+    every tie is broken by rank within a team or by turned offsets, and a hit roll is keyed on the shooter's home
+    quarter and rank (systems/combat.hit_roll), not drawn from one stream in entity order, where the team made
+    first would take the first numbers of every tick (issue 17, fair mirrors)."""
+    base = content.scenarios["skirmish"]
+    swapped = base.model_copy(update={"id": "skirmish_swapped", "teams": list(reversed(base.teams))})
+    other = dataclasses.replace(content, scenarios={**content.scenarios, "skirmish_swapped": swapped})
+    for commander in ("scripted", "uct_small"):
+        a = World(content, "skirmish", 5, commanders={0: commander, 1: commander})
+        b = World(other, "skirmish_swapped", 5, commanders={0: commander, 1: commander})
+        try:
+            assert a.turns == b.turns[::-1] and a.luck_keys == b.luck_keys[::-1]
+            shots = 0
+            while not a.over and a.tick < 3000:
+                a.step()
+                b.step()
+                shots += shot(a)
+                for quarter in set(a.turns):
+                    assert physical(a, quarter) == physical(b, quarter), \
+                        f"{commander}: listing order changed the match at tick {a.tick}"
+            assert shots > 50 and sum(a.alive_per_team()) < 40          # a real fight, with units lost
+            assert a.over == b.over and (a.winner is None) == (b.winner is None)
+            if a.winner is not None:
+                assert a.turns[a.winner] == b.turns[b.winner]           # the same side won
+        finally:
+            a.close()
+            b.close()
+
+
+def test_a_contest_within_one_tick_goes_to_a_fair_draw_whatever_the_order_of_submission(content):
+    """Two units of two teams ask for the same cover tile in the same tick: the ledger takes the teams' requests
+    team by team in an order drawn for the tick (systems/ledger_system.team_order), so neither the order the
+    deciders submitted in (the team made first decides first) nor the team index decides the winner; and over
+    ticks of one parity (NPCs think on a 6-tick schedule) each team wins about half."""
+    from systems.ledger_system import LedgerSystem
+    world = World(content, "skirmish", 1)
+    try:
+        world.activate()
+        first = {}
+        for eid, (t, _k) in sorted(esper.get_components(Team, UnitKind)):
+            first.setdefault(t.team, eid)
+        wins = [0, 0]
+        for tick in range(10, 10 + 2 * 40, 2):                 # even ticks only
+            winners = set()
+            for order in ((0, 1), (1, 0)):
+                world.tick = tick
+                ids = {team: world.ledger.submit(tick, "enter_cover", first[team], 0, {"x": 26, "y": 18}).id
+                       for team in order}
+                LedgerSystem().run(world)
+                won = [team for team, aid in ids.items() if world.ledger.actions[aid].active]
+                assert len(won) == 1
+                winners.add(won[0])
+                for aid in ids.values():                       # free the tile for the next try
+                    if world.ledger.actions[aid].active:
+                        world.ledger.cancel(aid, "test")
+                LedgerSystem().run(world)
+            assert len(winners) == 1                           # the order of submission did not matter
+            wins[winners.pop()] += 1
+        assert 10 <= wins[0] <= 30, wins                       # 40 draws: far outside 10-30 has odds below 1e-3
+    finally:
+        world.close()
+
+
+def test_cover_ties_and_tile_edges_come_out_as_mirror_images(content):
+    """A unit on a tile edge is on cover if either side is (a half turn maps the tile after an edge to the tile
+    before its image's edge), and two equally good cover tiles are told apart by offsets turned with the team's
+    quarter, not by row-major order, which a half turn reverses."""
+    import numpy as np
+    from systems.perception import best_cover
+    world = World(content, "skirmish", 1)
+    try:
+        nav, w, h = world.nav, world.tilemap.width, world.tilemap.height
+        for x, y in ((40.5, 38.0), (40.5, 38.0 - 1e-12), (38.0, 38.5)):
+            assert nav.on_cover(x, y) == nav.on_cover(w - x, h - y)
+        north = np.array([[38.0, 9.0], [40.0, 9.0]])                              # in row-major order, as the
+        south = np.array([[w - 1 - 40.0, h - 1 - 9.0], [w - 1 - 38.0, h - 1 - 9.0]])  # game lists its cover tiles
+        west, east = world.turns
+        a = best_cover(north, np.array([1.0, 1.0]), 39.5, 9.5, east)
+        b = best_cover(south, np.array([1.0, 1.0]), w - 39.5, h - 9.5, west)
+        assert b == 1 - a                              # south[1 - i] is the image of north[i]
+    finally:
+        world.close()

@@ -370,6 +370,8 @@ def test_a_point_symmetric_map_gets_a_point_symmetric_cut(seed, k):
         assert cells and connected(cells, w)
     rank = cut.tie_rank()
     assert sorted(rank) == list(range(cut.k))
+    turned = cut.tie_rank(flip=True)             # the other side's order: the image of this one, region for region
+    assert all(turned[(r + cut.half) % cut.k] == rank[r] for r in range(cut.k))
     model = Model(tuple(tuple(a) for a in cut.adjacency()), rank=rank)
     for r in range(cut.k):                       # a region's neighbours in tie order: the image's, imaged
         image = [(x + cut.half) % cut.k for x in model.adjacency[r]]
