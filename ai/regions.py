@@ -238,52 +238,59 @@ def _medoid_of_tree(adj: list) -> int | None:
 
 
 def _eccentricity(adj: list, s: int) -> int:
-    dist = {s: 0}
-    frontier = [s]
-    d = 0
-    while frontier:
-        d += 1
-        nxt = []
-        for u in frontier:
-            for v in adj[u]:
-                if v not in dist:
-                    dist[v] = d
-                    nxt.append(v)
-        frontier = nxt
-    return d - 1
+    """The largest BFS distance from ``s``.
+
+    >>> _eccentricity([[1], [0, 2], [1]], 0), _eccentricity([[]], 0)
+    (2, 0)
+    """
+    far = 0
+    for far, _layer in _bfs_layers(adj, s):
+        pass
+    return far
 
 
 def _medoid_by_search(adj: list) -> int:
     """One BFS per cell, each stopped as soon as its sum reaches the best so far (the first minimum wins)."""
-    n = len(adj)
     best_i, best_sum = 0, None
-    for s in range(n):
-        dist = [-1] * n
-        dist[s] = 0
-        frontier = [s]
-        total = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt_frontier = []
-            for u in frontier:
-                for v in adj[u]:
-                    if dist[v] < 0:
-                        dist[v] = d
-                        total += d
-                        nxt_frontier.append(v)
-            frontier = nxt_frontier
-            if best_sum is not None and total >= best_sum:
-                break                                   # already worse than the best found: stop early
-        if best_sum is None or total < best_sum:
+    for s in range(len(adj)):
+        total = _summed_distance(adj, s, None if best_sum is None else best_sum - 1)
+        if total is not None and (best_sum is None or total < best_sum):
             best_i, best_sum = s, total
     return best_i
 
 
+def _summed_distance(adj: list, s: int, limit: int | None = None) -> int | None:
+    """The sum of BFS distances from ``s`` to every cell, or None as soon as it is above ``limit`` (the search
+    stops there: it cannot win any more).
+
+    >>> _summed_distance([[1], [0, 2], [1]], 0), _summed_distance([[1], [0, 2], [1]], 0, limit=2)
+    (3, None)
+    """
+    total = 0
+    for d, layer in _bfs_layers(adj, s):
+        total += d * len(layer)
+        if limit is not None and total > limit:
+            return None
+    return total
+
+
 def _distances(adj: list, s: int) -> list[int]:
     """BFS distances from ``s`` (the region is connected: every cell is reached)."""
-    dist = [-1] * len(adj)
-    dist[s] = 0
+    dist = [0] * len(adj)
+    for d, layer in _bfs_layers(adj, s):
+        for v in layer:
+            dist[v] = d
+    return dist
+
+
+def _bfs_layers(adj: list, s: int):
+    """Breadth-first from ``s``: yields (distance, the cells first reached at it) for distance 1, 2, ...
+
+    >>> list(_bfs_layers([[1], [0, 2], [1]], 0))
+    [(1, [1]), (2, [2])]
+    """
+    seen = [False] * len(adj)
+    seen[s] = True
     frontier = [s]
     d = 0
     while frontier:
@@ -291,11 +298,12 @@ def _distances(adj: list, s: int) -> list[int]:
         nxt = []
         for u in frontier:
             for v in adj[u]:
-                if dist[v] < 0:
-                    dist[v] = d
+                if not seen[v]:
+                    seen[v] = True
                     nxt.append(v)
+        if nxt:
+            yield d, nxt
         frontier = nxt
-    return dist
 
 
 def _pivot_bound(dist: np.ndarray) -> np.ndarray:
@@ -352,27 +360,11 @@ def _medoid_by_pruned_search(adj: list, pivots: int = 3, xy: tuple | None = None
             if max_bfs is not None and searched >= PRUNE_GRACE \
                     and int(np.searchsorted(sorted_bound, best_sum, "right")) > max_bfs:
                 return None
+        # a lower index wins a tie, so it may equal the best sum; a higher one must beat it
         limit = None if best_sum is None else (best_sum if s < best_i else best_sum - 1)
-        dist = [-1] * n
-        dist[s] = 0
-        frontier = [s]
-        total = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt_frontier = []
-            for u in frontier:
-                for v in adj[u]:
-                    if dist[v] < 0:
-                        dist[v] = d
-                        total += d
-                        nxt_frontier.append(v)
-            frontier = nxt_frontier
-            if limit is not None and total > limit:
-                break                                   # cannot win any more: stop early
-        else:
-            if best_sum is None or total < best_sum or (total == best_sum and s < best_i):
-                best_i, best_sum = s, total
+        total = _summed_distance(adj, s, limit)
+        if total is not None and (best_sum is None or total < best_sum or (total == best_sum and s < best_i)):
+            best_i, best_sum = s, total
     return best_i
 
 
