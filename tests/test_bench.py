@@ -103,3 +103,12 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     a, b = run.measure_lockstep(scaled, sid, 3, warmup=2)
     assert a["ticks"] == b["ticks"] == 3 and a["sync_hash"] == b["sync_hash"] and a["units"] == 40
     assert "BrainSystem" in a["systems_ms"] and "BrainSystem" in b["systems_ms"]
+
+
+def test_fog_benchmark_runs_rounds_and_reports_the_median_one():
+    from benchmarks import fog
+    out = fog.run(ticks=30, chunk=15, rounds=3)
+    assert out["units"] == 400 and out["buildings"] == 40 and out["rounds"] == 3
+    assert len(out["round_ratios"]) == 3 and out["round_ratios"] == sorted(out["round_ratios"])
+    assert out["rate_ratio"] == out["round_ratios"][1] > 0
+    assert out["fog_update_ms"] > 0 and out["first_update_ms"] > 0 and out["tick_ms_without_fog"] > 0
