@@ -154,6 +154,16 @@ class _LRU(dict):
             del self[next(iter(self))]
         return value
 
+    def chunk(self, replay: "Replay", pos: int, kind: bytes, schema, what: str, build=None):
+        """The chunk of ``kind`` at byte ``pos``, decoded and checked against ``schema`` (``build`` turns it into
+        what is kept), from the cache or read now; a chunk that fails its check is never kept."""
+        body = self.get(pos)
+        if body is None:
+            body = replay.chunks.read(pos, kind)
+            checked(replay.path, pos, schema, body, what)
+            body = self.put(pos, body if build is None else build(body))
+        return body
+
 
 class Keyframes(Mapping):
     """tick -> keyframe state, read from the file when asked for (the index holds offsets only)."""
@@ -165,12 +175,7 @@ class Keyframes(Mapping):
         self._cache = _LRU(1)
 
     def __getitem__(self, tick: int) -> dict:
-        pos = self.offsets[tick]
-        state = self._cache.get(pos)
-        if state is None:
-            state = self._cache.put(pos, self.replay.chunks.read(pos, b"K"))
-            checked(self.replay.path, pos, SNAPSHOT, state, "keyframe")
-        return state
+        return self._cache.chunk(self.replay, self.offsets[tick], b"K", SNAPSHOT, "keyframe")
 
     def __iter__(self):
         return iter(self.offsets)
@@ -192,12 +197,8 @@ class _TickChunks:
         i = bisect_right(self.first, tick) - 1
         if i < 0 or tick > self.replay.last_tick:
             return None
-        pos = self.offsets[i]
-        table = self._cache.get(pos)
-        if table is None:
-            body = self.replay.chunks.read(pos, b"T")
-            checked(self.replay.path, pos, TICKS, body, "ticks")
-            table = self._cache.put(pos, {t: (reqs, digest) for t, reqs, digest in body})
+        table = self._cache.chunk(self.replay, self.offsets[i], b"T", TICKS, "ticks",
+                                  lambda body: {t: (reqs, digest) for t, reqs, digest in body})
         return table.get(tick)
 
 
@@ -274,12 +275,7 @@ class Decisions:
         self._cache = _LRU(4)
 
     def chunk(self, i: int) -> list:
-        pos = self.chunks[i][2]
-        body = self._cache.get(pos)
-        if body is None:
-            body = self._cache.put(pos, self.replay.chunks.read(pos, b"D"))
-            checked(self.replay.path, pos, DECISIONS, body, "decisions")
-        return body
+        return self._cache.chunk(self.replay, self.chunks[i][2], b"D", DECISIONS, "decisions")
 
     def __iter__(self):
         for i in range(len(self.chunks)):
