@@ -21,6 +21,30 @@ RUNS = (("corridor", 1), ("corridor2", 1), ("maze", 1), ("maze_loops", 1), ("ope
         ("open", 20), ("garrison", 20))
 
 
+def dfs_maze(cw: int, ch: int, choose) -> list[tuple[int, int]]:
+    """The open tiles of a depth-first maze of ``cw`` x ``ch`` cells, one-tile passages: cell (cx, cy) is tile
+    (2 cx, 2 cy), a passage the tile between two cells; ``choose(options)`` picks the next cell (seeded by the
+    caller). A tree: every cell reached once.
+
+    >>> sorted(dfs_maze(2, 1, lambda opts: opts[0]))
+    [(0, 0), (1, 0), (2, 0)]
+    """
+    seen, stack = {(0, 0)}, [(0, 0)]
+    tiles = [(0, 0)]
+    while stack:
+        cx, cy = stack[-1]
+        opts = [(cx + dx, cy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= cx + dx < cw and 0 <= cy + dy < ch and (cx + dx, cy + dy) not in seen]
+        if not opts:
+            stack.pop()
+            continue
+        nx, ny = choose(opts)
+        seen.add((nx, ny))
+        tiles += [(2 * nx, 2 * ny), (cx + nx, cy + ny)]
+        stack.append((nx, ny))
+    return tiles
+
+
 def shape(name: str) -> list[str]:
     g = [["#"] * W for _ in range(H)]
     if name == "open":
@@ -41,21 +65,8 @@ def shape(name: str) -> list[str]:
             lane += 1
     elif name in ("maze", "maze_loops"):
         rng = random.Random(7)
-        cw, ch = (W - 1) // 2, (H - 1) // 2
-        seen, stack = {(0, 0)}, [(0, 0)]
-        g[1][1] = "."
-        while stack:
-            cx, cy = stack[-1]
-            opts = [(cx + dx, cy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                    if 0 <= cx + dx < cw and 0 <= cy + dy < ch and (cx + dx, cy + dy) not in seen]
-            if not opts:
-                stack.pop()
-                continue
-            nx, ny = rng.choice(opts)
-            seen.add((nx, ny))
-            g[2 * ny + 1][2 * nx + 1] = "."
-            g[cy + ny + 1][cx + nx + 1] = "."
-            stack.append((nx, ny))
+        for x, y in dfs_maze((W - 1) // 2, (H - 1) // 2, rng.choice):
+            g[y + 1][x + 1] = "."
         if name == "maze_loops":
             for _ in range(300):
                 x, y = rng.randrange(1, W - 1), rng.randrange(1, H - 1)

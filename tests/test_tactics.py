@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from ai import regions, tactics
 from ai.tactics import ATTACK, HOLD, MOVE, GroupSpec, Model, new_state
+from benchmarks.map_cut import dfs_maze
 from content.tiles import LEGEND
 
 
@@ -173,19 +174,8 @@ def test_a_tree_medoid_is_the_per_cell_searchs(seed):
     cw, ch = int(rng.integers(1, 12)), int(rng.integers(1, 9))
     w, h = 2 * cw - 1, 2 * ch - 1
     walk = [False] * (w * h)
-    walk[0] = True
-    seen, stack = {(0, 0)}, [(0, 0)]
-    while stack:
-        cx, cy = stack[-1]
-        opts = [(cx + dx, cy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if 0 <= cx + dx < cw and 0 <= cy + dy < ch and (cx + dx, cy + dy) not in seen]
-        if not opts:
-            stack.pop()
-            continue
-        nx, ny = opts[int(rng.integers(len(opts)))]
-        seen.add((nx, ny))
-        walk[2 * ny * w + 2 * nx] = walk[(cy + ny) * w + cx + nx] = True
-        stack.append((nx, ny))
+    for x, y in dfs_maze(cw, ch, lambda opts: opts[int(rng.integers(len(opts)))]):
+        walk[y * w + x] = True
     adj, _xy = _largest_area_adj(walk, w, h)
     assert len(adj) == sum(walk)
     assert regions._medoid_of_tree(adj) == regions._medoid_by_search(adj)
