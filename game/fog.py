@@ -228,29 +228,30 @@ class Fog:
         self._standing[team] = (key, tiles)
         return tiles
 
-    def _footprints(self, b_keys: list) -> tuple[np.ndarray, np.ndarray]:
+    def _footprints(self, b_keys: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The flat tile indices of every building's footprint (clipped to the map), one building after another,
-        and where each building's run starts: ``np.logical_or.reduceat(np.append(grid, False)[foot], starts)``
-        says which buildings have a tile in sight. Cached while the buildings' boxes stay the same."""
+        where each building's run starts, and which buildings have a tile on the map at all (a building off it,
+        which placing never makes, gets a run of one tile and is never in sight):
+        ``np.logical_or.reduceat(grid[foot], starts) & on_map`` says which buildings have a tile in sight. Cached
+        while the buildings' boxes stay the same."""
         boxes = tuple(key[2:6] for key in b_keys)
         cached = self._foot_cache
         if cached is not None and cached[0] == boxes:
-            return cached[1], cached[2]
+            return cached[1]
         w, h = self.width, self.height
-        runs, starts, at = [], [], 0
+        runs, starts, on_map, at = [], [], [], 0
         for tx, ty, bw, bh in boxes:
             xs = np.arange(max(0, tx), min(tx + bw, w))
             ys = np.arange(max(0, ty), min(ty + bh, h))
             tiles = (ys[:, None] * w + xs[None, :]).ravel()
-            if not len(tiles):                     # off the map (never placed so): the tile past the end, which
-                tiles = np.array([w * h])          # update reads as not in sight
-            runs.append(tiles)
+            on_map.append(bool(len(tiles)))
+            runs.append(tiles if len(tiles) else np.zeros(1, dtype=np.int64))
             starts.append(at)
-            at += len(tiles)
+            at += len(runs[-1])
         foot = np.concatenate(runs).astype(np.int64) if runs else np.zeros(0, dtype=np.int64)
-        start_arr = np.array(starts, dtype=np.int64)
-        self._foot_cache = (boxes, foot, start_arr)
-        return foot, start_arr
+        out = (foot, np.array(starts, dtype=np.int64), np.array(on_map, dtype=bool))
+        self._foot_cache = (boxes, out)
+        return out
 
     def update(self) -> None:
         """Recompute every team's visible grid and memories from where its units and buildings are now."""
@@ -305,7 +306,7 @@ class Fog:
             b_keys.append(key)
             b_rows.append([*key, health.hp, health.max_hp])
         self._bstatic = fresh
-        foot, starts = self._footprints(b_keys)
+        foot, starts, on_map = self._footprints(b_keys)
         sides = world.sides
         side_arr = np.array(sides, dtype=np.int64)
         # each team's visible grid and explored ground, and the enemy units it spots
@@ -344,7 +345,7 @@ class Fog:
             known = self.buildings[team]
             if b_rows:
                 # a building is in sight when any tile of its footprint is
-                in_sight = np.logical_or.reduceat(np.append(grid, False)[foot], starts)
+                in_sight = np.logical_or.reduceat(grid[foot], starts) & on_map
                 for eid, other, row, looked in zip(b_eid, b_team, b_rows, in_sight.tolist()):
                     if looked and sides[other] != sides[team]:
                         known[eid] = row
