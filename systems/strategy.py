@@ -98,6 +98,8 @@ class TeamView:
         self.pending_builds: dict[str, int] = {}   # building kind -> build actions placing one now
         self.builders: dict[int, int] = {}          # worker -> site (0: a new building) it builds
         self.queued: dict[str, int] = {}            # unit kind -> trainings queued or under way
+        self.sent: dict[int, int] = {}              # building -> trainings submitted to it this think (the ledger
+                                                    # shows them in its queue only once it has accepted them)
         for action in self.world.ledger.active_sorted():
             if action.kind == "build" and action.actor in self._worker_ids:
                 self.builders[action.actor] = action.target
@@ -258,7 +260,7 @@ class TeamView:
         out = []
         for eid, b in self.buildings:
             if b.done and unit in defs[b.kind].trains and \
-                    len(world.ledger.queue_of(eid, "production")) < QUEUE_TARGET:
+                    len(world.ledger.queue_of(eid, "production")) + self.sent.get(eid, 0) < QUEUE_TARGET:
                 out.append(eid)
         return out
 
@@ -271,6 +273,7 @@ class TeamView:
         if not trainers:
             return False
         self._submit("train", trainers[0], 0, {"unit": unit})
+        self.sent[trainers[0]] = self.sent.get(trainers[0], 0) + 1
         self.queued[unit] = self.queued.get(unit, 0) + 1
         self.budget -= udef.cost
         return True
@@ -302,18 +305,23 @@ class TeamView:
         mix = self.p.army
         if not mix:
             return
+        order, size = self.train_order(mix)
+        if size >= self.p.max_army:
+            return
+        for unit in order:
+            if self._train(unit):
+                return
+
+    def train_order(self, mix: dict) -> tuple[list[str], int]:
+        """The unit types of the army ``mix``, the one the army (living and queued) is furthest below its share
+        of first (ties: the smaller id), and the army's size so counted."""
         counts: dict[str, int] = {}
         for _e, kind, _p in self.units:
             counts[kind] = counts.get(kind, 0) + 1
         size = sum(counts.get(k, 0) + self.queued.get(k, 0) for k in mix)
-        if size >= self.p.max_army:
-            return
         total = sum(mix.values())
-        # the unit type the army is furthest below its share of, first (ties: the smaller id)
         order = sorted(mix, key=lambda k: ((counts.get(k, 0) + self.queued.get(k, 0)) - mix[k] / total * (size + 1), k))
-        for unit in order:
-            if self._train(unit):
-                return
+        return order, size
 
     def rally_spot(self) -> tuple[float, float]:
         """Between the headquarters and the map's centre, four tiles out: where the army waits."""

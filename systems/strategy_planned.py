@@ -395,8 +395,28 @@ class PlannedTeam(TeamView):
         if st.posture is not None and (not st.steps or st.index >= len(st.steps)):
             self._new_plan(facts)
             changed = True
-        # 4. the standing tasks (supply, workers), then the plan's steps until one waits for the ledger
-        self._upkeep(facts)
+        # 4. the standing needs (supply, a worker), then the plan's steps until one waits for the ledger or for
+        #    money, then reinforcements on idle production with what is left (a step saving for a building is not
+        #    starved by the trainings, each cheaper, that would otherwise take every coin before it)
+        upkeep = self._upkeep_steps(facts)
+        self._upkeep([s for s in upkeep if s != "train_army"])
+        if self._steps():
+            status = FAILURE
+            changed = True
+        self._upkeep([s for s in upkeep if s == "train_army"])
+        if changed or st.thinks % RECORD_EVERY == 1:
+            self._record(facts, decision, before, status)
+        # 5. standing work
+        self._leash()
+        self._help_unfinished()
+        self._rally()
+        self.workers_think()
+
+    def _steps(self) -> bool:
+        """Carry out the plan's steps in order until one waits for the ledger or for money; True when a step
+        failed (the plan is dropped: a replan next think)."""
+        st = self.state
+        failed = False
         for _ in range(len(st.steps) + 1):
             if st.action or st.index >= len(st.steps):
                 break
@@ -418,33 +438,29 @@ class PlannedTeam(TeamView):
                 self._row(st.index, 0, f"waiting {st.waited}")
                 if st.waited > PATIENCE:
                     self._drop_plan(st, step, f"step {step} waited {PATIENCE} thinks; replan")
-                    status = FAILURE
-                    changed = True
+                    failed = True
                 break
             # failed outright: replan from the facts now (next think)
             self._row(st.index, 0, f"failed: {outcome}")
             self._drop_plan(st, step, f"step {step} failed ({outcome}); replan")
-            status = FAILURE
-            changed = True
+            failed = True
             break
-        if changed or st.thinks % RECORD_EVERY == 1:
-            self._record(facts, decision, before, status)
-        # 5. standing work
-        self._leash()
-        self._help_unfinished()
-        self._rally()
-        self.workers_think()
+        return failed
 
-    def _upkeep(self, facts: dict) -> None:
-        """The standing tasks of this think (``StrategyPlanner.upkeep``), each done once: what the ledger makes
-        of them is in the next think's facts (a worker more, a depot under way), so nothing waits on them."""
-        st = self.state
+    def _upkeep_steps(self, facts: dict) -> list[str]:
+        """The standing tasks of this think (``StrategyPlanner.upkeep``), less those that failed a moment ago."""
         tick = self.world.tick
-        blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
-        for step in self.planner.upkeep(facts, blocked):
+        blocked = {task for task, when in self.state.failed.items() if tick - when < BLOCK_TICKS}
+        return self.planner.upkeep(facts, blocked)
+
+    def _upkeep(self, steps: list[str]) -> None:
+        """Do the standing tasks ``steps``, each once: what the ledger makes of them is in the next think's facts
+        (a worker more, a depot under way), so nothing waits on them."""
+        st = self.state
+        for step in steps:
             outcome = self._do(step)
             if outcome not in ("action", "done", "wait", "busy"):
-                st.failed[step] = tick
+                st.failed[step] = self.world.tick
                 self._log(f"upkeep {step} failed ({outcome})")
 
     def _new_plan(self, facts: dict) -> None:
@@ -495,7 +511,10 @@ class PlannedTeam(TeamView):
             placed = self._place(kind)
             if self.last is not None:
                 return "action"
-            return "wait" if placed else "no site or builder"
+            if not placed:
+                return "no site or builder"
+            self.budget -= self.world.content.buildings[kind].cost    # saved for: nothing later spends it
+            return "wait"
         return f"unknown step '{step}'"
 
     def _train_step(self, unit: str) -> str:
@@ -507,6 +526,7 @@ class PlannedTeam(TeamView):
         if not self._trainers(unit):
             return "busy"                   # every building that trains it has its queue full: nothing to add
         if self.budget < udef.cost:
+            self.budget -= udef.cost        # saved for: the steps after this one do not spend it meanwhile
             return "wait"
         self._train(unit)
         return "action" if self.last is not None else "wait"
@@ -527,25 +547,19 @@ class PlannedTeam(TeamView):
         return outcome
 
     def _train_one_army(self) -> str:
-        mix = self.p.army or {"rifleman": 1.0}
-        counts: dict[str, int] = {}
-        for _e, kind, _p in self.units:
-            counts[kind] = counts.get(kind, 0) + 1
-        size = sum(counts.get(k, 0) + self.queued.get(k, 0) for k in mix)
-        total = sum(mix.values())
-        order = sorted(mix, key=lambda k: ((counts.get(k, 0) + self.queued.get(k, 0)) - mix[k] / total * (size + 1), k))
+        order, _size = self.train_order(self.p.army or {"rifleman": 1.0})
         from game.economy import missing_requirements
-        waiting = busy = False
+        busy = False
         for unit in order:
             udef = self.world.content.units[unit]
             if missing_requirements(self.world, self.team, udef.requires):
                 continue
             outcome = self._train_step(unit)
-            if outcome == "action":
+            if outcome in ("action", "wait"):
+                # the unit the army lacks most is waited for, not swapped for a cheaper one the money covers now
                 return outcome
-            waiting = waiting or outcome == "wait"
             busy = busy or outcome == "busy"
-        return "wait" if waiting else "busy" if busy else "nothing to train"
+        return "busy" if busy else "nothing to train"
 
     def _scout(self) -> str:
         """Send the army's fastest unit to where the enemy should be; done once it is on its way."""

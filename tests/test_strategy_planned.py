@@ -242,3 +242,71 @@ def test_a_hostile_plan_state_in_a_save_is_refused_in_one_line(content, tmp_path
     with pytest.raises(SaveError) as err:
         load_snapshot(path, content)
     assert message in str(err.value) and "deciders.plans" in str(err.value) and "\n" not in str(err.value)
+
+
+def _view(world, team=0):
+    """The planned team's view of ``team`` as the strategy system makes it on a think (its ledger read)."""
+    from systems.strategy_planned import PlannedTeam
+    units, workers = [], []
+    for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
+        if t.team == team:
+            units.append((eid, kind.kind, pos))
+            w = esper.try_component(eid, Worker)
+            if w is not None:
+                workers.append((eid, pos, w))
+    view = PlannedTeam(world, team, world.content.strategies[world.strategies[team]], units, workers)
+    view._read_ledger()
+    return view
+
+
+def test_a_step_waiting_for_money_keeps_it_from_what_comes_after(content):
+    from game.economy import stockpile
+    world = _world(content)
+    try:
+        world.run(30)
+        stockpile(world, 0).amount = 100                     # a barracks costs 150, a worker 50
+        view = _view(world)
+        before = len(world.ledger.actions)
+        assert view.budget == 100
+        assert view._do("build_barracks") == "wait"
+        assert view.budget == 100 - content.buildings["barracks"].cost
+        assert view._do("train_worker") == "wait"            # the 100 is saved for the barracks
+        assert len(world.ledger.actions) == before
+    finally:
+        world.close()
+
+
+def test_trainings_of_one_think_fill_a_queue_only_to_two(content):
+    from game.economy import place_building, stockpile
+    world = _world(content)
+    try:
+        world.run(30)
+        hq = next(b for _e, b in _view(world).buildings if content.buildings[b.kind].headquarters)
+        barracks = place_building(world, "barracks", 0, hq.tx + 6, hq.ty + 6, complete=True)
+        stockpile(world, 0).amount = 5000
+        view = _view(world)
+        sent = sum(1 for _ in range(5) if view._train("rifleman"))
+        assert sent == 2 and view.sent == {barracks: 2}
+    finally:
+        world.close()
+
+
+def test_the_army_waits_for_the_unit_it_lacks_instead_of_a_cheaper_one(content):
+    from game.economy import place_building, stockpile
+    world = _world(content)
+    try:
+        world.run(30)
+        hq = next(b for _e, b in _view(world).buildings if content.buildings[b.kind].headquarters)
+        place_building(world, "barracks", 0, hq.tx + 6, hq.ty + 6, complete=True)
+        place_building(world, "armory", 0, hq.tx + 6, hq.ty - 5, complete=True)
+        view = _view(world)
+        order, _size = view.train_order(view.p.army)
+        first = content.units[order[0]]
+        stockpile(world, 0).amount = first.cost - 1        # enough for a cheaper unit, not for the lacking one
+        view = _view(world)
+        before = len(world.ledger.actions)
+        assert any(content.units[u].cost <= first.cost - 1 for u in order[1:])
+        assert view._train_one_army() == "wait"
+        assert len(world.ledger.actions) == before
+    finally:
+        world.close()
