@@ -38,7 +38,8 @@ UNIT_PERIOD = 10          # ticks between one army unit's decisions
 ENGAGE = 10.0             # tiles: an attacking unit fights enemies this close before marching on
 DEFEND = 14.0             # tiles: enemies this close to a building are driven off
 FIELD_REACH = 14.0        # tiles: fields this close to a drop-off are mined
-SITE_RADIUS = 18          # tiles from the headquarters searched for a building site
+SITE_RADIUS = 30          # tiles from the headquarters searched for a building site (nearest first: a full
+                          # base spills outward instead of stopping at supply cap with money in the bank)
 QUEUE_TARGET = 2          # trainings a strategy keeps queued per building
 SOURCE = "strategy"
 

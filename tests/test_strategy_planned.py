@@ -310,3 +310,27 @@ def test_the_army_waits_for_the_unit_it_lacks_instead_of_a_cheaper_one(content):
         assert len(world.ledger.actions) == before
     finally:
         world.close()
+
+
+def test_a_full_base_finds_sites_further_out_nearest_first(content):
+    """Sites are taken nearest first; once the inner ring round the headquarters is built up, building spills
+    outward instead of stopping (a team at supply cap with money in the bank and nowhere to put a depot)."""
+    from game.economy import place_building
+    world = _world(content, "macro", "macro")
+    try:
+        world.run(1)
+        view = _view(world)
+        hx, hy = view._headquarters()
+        w, h = content.buildings["depot"].size
+        far = []
+        for _ in range(120):
+            site = _view(world).find_site("depot")
+            if site is None:
+                break
+            d = ((site[0] + w / 2 - hx) ** 2 + (site[1] + h / 2 - hy) ** 2) ** 0.5
+            far.append(d)
+            place_building(world, "depot", 0, site[0], site[1], complete=True)
+        assert len(far) >= 20 and max(far) > 18.5
+        assert far[0] == min(far)       # the first site taken is the nearest there was
+    finally:
+        world.close()
