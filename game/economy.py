@@ -212,6 +212,16 @@ def nearest_tile(tiles, x: float, y: float, turn: int = 0) -> tuple[float, float
     return None if best is None else (best[3] + 0.5, best[4] + 0.5)
 
 
+def walkable_near(world, x: float, y: float, turn: int, reach: int = 6) -> tuple[float, float] | None:
+    """The centre of the walkable tile nearest to (x, y) within ``reach`` tiles (ties broken on offsets turned
+    with the team's quarter), or None."""
+    nav = world.nav
+    cx, cy = int(x), int(y)
+    return nearest_tile(((tx, ty) for ty in range(cy - reach, cy + reach + 1)
+                         for tx in range(cx - reach, cx + reach + 1)
+                         if nav.in_bounds(tx, ty) and nav.is_walkable(tx, ty)), x, y, turn)
+
+
 def touching(tx: int, ty: int, w: int, h: int, x: float, y: float, reach: float = 0.75) -> bool:
     """Is the point (x, y) within ``reach`` tiles of the footprint's edge?"""
     dx = max(tx - x, 0.0, x - (tx + w))

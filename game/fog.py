@@ -119,7 +119,8 @@ class Fog:
     def hunt_point(self, team: int, x: float, y: float) -> tuple[float, float] | None:
         """Where a unit of ``team`` at (x, y) goes looking for the enemy when it sees none: the nearest enemy unit
         it remembers, else the nearest enemy building it knows, else the nearest enemy start (or spawn) it has not
-        explored. None when it knows of nothing left to look for."""
+        explored; a spot no unit can stand on (a start under its headquarters) gives the open tile nearest it. None
+        when it knows of nothing left to look for."""
         world = self.world
         spots = [(row[2], row[3]) for row in self.units[team].values()]
         if not spots:
@@ -136,10 +137,14 @@ class Fog:
             spots = unexplored or ([] if self.enabled else spots)
         if not spots:
             return None
-        from game.economy import near_key, turned
+        from game.economy import near_key, turned, walkable_near
         k = world.turns[team]
-        return min(spots, key=lambda p: (near_key((p[0] - x) ** 2 + (p[1] - y) ** 2),)
+        spot = min(spots, key=lambda p: (near_key((p[0] - x) ** 2 + (p[1] - y) ** 2),)
                    + turned(round(p[0] - x, 6), round(p[1] - y, 6), k))
+        if world.nav.is_walkable(int(spot[0]), int(spot[1])):
+            return spot
+        # a start under its headquarters, a building's centre: the open tile nearest it (else no move is taken)
+        return walkable_near(world, spot[0], spot[1], k) or spot
 
     # -- the update ------------------------------------------------------------------------------------------
     def _sync_doors(self) -> None:

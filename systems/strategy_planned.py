@@ -35,7 +35,7 @@ from ai.records import PlanRecord, StrategyDecision
 from ai.status import FAILURE, RUNNING
 from ai.strategy import StrategyPlanner, Tuning
 from components import Health, UnitKind
-from game.economy import population_cap, population_used, stockpile
+from game.economy import population_cap, population_used, stockpile, walkable_near
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
 from systems.strategy import VIEWS, TeamView
 
@@ -697,17 +697,6 @@ class PlannedTeam(TeamView):
         world.decisions.add(rec)
 
 
-def walkable_near(world, x: float, y: float, turn: int, reach: int = 6) -> tuple[float, float] | None:
-    """The centre of the walkable tile nearest to (x, y) within ``reach`` tiles (ties broken on offsets turned
-    with the team's quarter), or None."""
-    from game.economy import nearest_tile
-    nav = world.nav
-    cx, cy = int(x), int(y)
-    return nearest_tile(((tx, ty) for ty in range(cy - reach, cy + reach + 1)
-                         for tx in range(cx - reach, cx + reach + 1)
-                         if nav.in_bounds(tx, ty) and nav.is_walkable(tx, ty)), x, y, turn)
-
-
 VIEWS["planned"] = PlannedTeam
 
-__all__ = ["PlannedTeam", "PlanState", "planner_for", "walkable_near"]
+__all__ = ["PlannedTeam", "PlanState", "planner_for"]

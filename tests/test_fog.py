@@ -180,3 +180,25 @@ def test_vectorised_sight_is_the_pointwise_rule(xs, ys, lit):
     expected = [fog.sees(0, float(x), float(y)) for x, y in zip(px, py)]
     assert fog.seen_mask(0, px, py).tolist() == expected
     assert fog.seen_at(0, fog.corner_tiles(px, py)).tolist() == expected
+
+
+def test_the_hunt_point_for_a_start_under_a_headquarters_is_open_ground_beside_it(content):
+    """Knowing nothing, a unit looks where the enemy started; that tile lies under the enemy's headquarters, where
+    no move can end, so the hunt point is the open tile nearest it (the army used to stand still instead)."""
+    world = World(content, "econ_duel", 1, strategies={0: "macro", 1: "macro"})
+    try:
+        world.run(1)
+        sx, sy = world.tilemap.starts[world.scenario.teams[1].start]
+        assert not world.nav.is_walkable(sx, sy)                 # the enemy start is under its headquarters
+        hx, hy = world.tilemap.starts[world.scenario.teams[0].start]
+        spot = world.fog.hunt_point(0, hx + 0.5, hy + 0.5)
+        assert spot is not None and world.nav.is_walkable(int(spot[0]), int(spot[1]))
+        assert (spot[0] - sx - 0.5) ** 2 + (spot[1] - sy - 0.5) ** 2 <= 6 * 6 * 2
+        # mirrored bases hunt mirrored spots
+        other = world.fog.hunt_point(1, sx + 0.5, sy + 0.5)
+        w, h = world.nav.width, world.nav.height
+        assert other is not None and world.nav.is_walkable(int(other[0]), int(other[1]))
+        assert abs((spot[0] - (sx + 0.5)) ** 2 + (spot[1] - (sy + 0.5)) ** 2
+                   - (other[0] - (hx + 0.5)) ** 2 - (other[1] - (hy + 0.5)) ** 2) < 1e-6, (spot, other, w, h)
+    finally:
+        world.close()
