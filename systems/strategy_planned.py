@@ -393,8 +393,8 @@ class PlannedTeam(TeamView):
             self._log(f"posture {before} -> {decision.choice} ({decision.reason})")
         # 3. a plan when there is none (or it is done)
         if st.posture is not None and (not st.steps or st.index >= len(st.steps)):
-            self._new_plan(facts)
-            changed = True
+            if not self._new_plan(facts):
+                changed = True
         # 4. the standing needs (supply, a worker), then the plan's steps until one waits for the ledger or for
         #    money, then reinforcements on idle production with what is left (a step saving for a building is not
         #    starved by the trainings, each cheaper, that would otherwise take every coin before it)
@@ -463,15 +463,24 @@ class PlannedTeam(TeamView):
                 st.failed[step] = self.world.tick
                 self._log(f"upkeep {step} failed ({outcome})")
 
-    def _new_plan(self, facts: dict) -> None:
+    def _new_plan(self, facts: dict) -> bool:
+        """Plan for the posture from the facts of now; True when the plan is the one that just ran to its end
+        again (a plan done within one think, such as ``train_army, hold`` with production full, repeats every
+        think: it is neither logged nor recorded again)."""
         st = self.state
         tick = self.world.tick
         blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
+        finished = list(st.steps) if st.steps and st.index >= len(st.steps) else None
+        goal = f"posture_{st.posture}"
+        repeat = finished is not None and st.goal == goal
         st.steps = self.planner.plan(st.posture, facts, blocked)
-        st.goal = f"posture_{st.posture}"
+        repeat = repeat and st.steps == finished
+        st.goal = goal
         st.rows = [[s, 0, "pending"] for s in st.steps]
         st.index, st.action, st.waited = 0, 0, 0
-        self._log(f"plan {st.goal}: {', '.join(st.steps) or '(none)'}")
+        if not repeat:
+            self._log(f"plan {st.goal}: {', '.join(st.steps) or '(none)'}")
+        return repeat
 
     def _row(self, index: int, action: int, state: str) -> None:
         rows = self.state.rows

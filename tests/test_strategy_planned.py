@@ -334,3 +334,18 @@ def test_a_full_base_finds_sites_further_out_nearest_first(content):
         assert far[0] == min(far)       # the first site taken is the nearest there was
     finally:
         world.close()
+
+
+def test_a_plan_repeated_think_after_think_is_logged_and_recorded_once(content):
+    world = _world(content)
+    try:
+        world.run(1500)
+        st = world.strategy_plans[0]
+        lines = [line for _t, line in st.log]
+        assert any(line.startswith("plan ") for line in lines)
+        assert not [a for a, b in zip(lines, lines[1:]) if a == b and a.startswith("plan ")]
+        recs = world.decisions.records("strategy", 0)
+        # a record when something changed, else one every RECORD_EVERY thinks: far fewer than the thinks
+        assert len(recs) < st.thinks / 3, (len(recs), st.thinks)
+    finally:
+        world.close()
