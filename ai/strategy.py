@@ -27,8 +27,8 @@ Every number that makes one profile differ from another (``Tuning``) comes from 
     ['build_barracks', 'hold']
     >>> planner.plan("economy", facts, blocked={"build_barracks"})      # it failed a moment ago
     ['hold']
-    >>> planner.plan("economy", example_facts(barracks=1))
-    ['build_barracks', 'train_army', 'hold']
+    >>> planner.plan("economy", example_facts(barracks=1))     # more barracks are the tech posture's
+    ['train_army', 'hold']
     >>> planner.upkeep(facts), planner.upkeep(example_facts(pop_free=2))    # every think, whatever the posture
     (['train_worker'], ['build_depot', 'train_worker'])
 """
@@ -56,6 +56,8 @@ class Tuning:
     max_barracks: int = 4
     turrets: int = 0                 # turrets the tech posture builds (defend builds one more when threatened)
     armory: bool = True              # the tech posture builds an armory (heavies)
+    guard_army: int = 4              # army units kept before more buildings: tech waits for them, and until
+                                     # then reinforcements are paid before the plan's steps
     attack_army: int = 12            # army units before an ordinary attack is considered
     attack_ratio: float = 1.5        # own army value / known enemy army value at which attacking scores full
     all_in_army: int = 40            # army units at which it attacks whatever it knows (an emergency)
@@ -144,7 +146,9 @@ DOMAIN = htn.Domain(
                    M("enough", {}, []))),
      C("production", (M("first_barracks", {"barracks_short": True, "can_barracks": True}, ["build_barracks"]),
                       M("have_it", {}, []))),
-     C("posture_economy", (M("grow", {}, ["production", "some_army", "hold"]),)),
+     C("first_production", (M("first_barracks", {"no_barracks": True, "can_barracks": True}, ["build_barracks"]),
+                            M("have_one", {}, []))),
+     C("posture_economy", (M("grow", {}, ["first_production", "some_army", "hold"]),)),
      C("posture_tech", (M("barracks", {"barracks_short": True, "can_barracks": True},
                           ["build_barracks", "some_army"]),
                         M("armory", {"armory_wanted": True, "has_barracks": True}, ["build_armory", "some_army"]),
@@ -182,7 +186,8 @@ def symbols(facts: dict, t: Tuning, blocked=()) -> dict:
 def _symbols(facts: dict, t: Tuning) -> dict:
     barracks = facts["barracks"] + facts.get("pending_barracks", 0)
     return {
-        "worker_short": facts["workers"] < t.worker_target,
+        # under threat the money goes to the army first (a worker more does not stop a rush)
+        "worker_short": facts["workers"] < t.worker_target and not (facts["threat"] and facts["army"] < t.guard_army),
         "hq_idle": bool(facts["hq_idle"]),
         # supply ahead of production: two free places per barracks (each trains about one unit at a time)
         "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < 200
@@ -190,6 +195,7 @@ def _symbols(facts: dict, t: Tuning) -> dict:
         "barracks_short": barracks < (t.max_barracks if facts["stock"] >= 300 else t.barracks),
         "can_barracks": barracks < t.max_barracks,
         "has_barracks": facts["barracks"] > 0,
+        "no_barracks": barracks == 0,
         "armory_wanted": t.armory and not facts["armory"] and facts["barracks"] > 0,
         "turret_wanted": facts["barracks"] > 0 and (facts["turrets"] < t.turrets
                                                    or facts["threat"] and facts["turrets"] < t.turrets + 1),
@@ -203,6 +209,8 @@ def _symbols(facts: dict, t: Tuning) -> dict:
 def tech_left(facts: dict, t: Tuning) -> int:
     """How many of the buildings the profile wants are still missing (the tech posture's fact)."""
     barracks = facts["barracks"] + facts.get("pending_barracks", 0)
+    if barracks and facts["army"] < t.guard_army:
+        return 0                        # a barracks and no guard yet: the guard comes before more buildings
     left = max(0, t.barracks - barracks)
     if t.armory and not facts["armory"] and facts["barracks"] > 0:
         left += 1

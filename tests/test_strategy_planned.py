@@ -63,6 +63,21 @@ def test_every_primitive_is_guarded_by_its_ok_symbol():
             assert task.preconditions.get(f"ok_{name}") is True
 
 
+def test_the_guard_army_comes_before_more_buildings_and_before_workers_under_threat():
+    from ai.strategy import tech_left
+    t = Tuning(guard_army=4, barracks=3, turrets=2)
+    assert tech_left(example_facts(barracks=1, army=0), t) == 0          # a barracks, no guard: train first
+    assert tech_left(example_facts(barracks=1, army=4), t) > 0
+    assert tech_left(example_facts(barracks=0, army=0), t) > 0           # the first barracks is never held back
+    planner = StrategyPlanner(t)
+    assert planner.plan("economy", example_facts(barracks=1)) == ["train_army", "hold"]
+    quiet = example_facts(barracks=1, workers=6)
+    rushed = example_facts(barracks=1, workers=6, threat=True, threat_value=250.0, army=1)
+    assert "train_worker" in planner.upkeep(quiet)
+    assert "train_worker" not in planner.upkeep(rushed) and "train_army" in planner.upkeep(rushed)
+    assert "train_worker" in planner.upkeep(dict(rushed, army=4))      # the guard stands: workers again
+
+
 # -- the host ---------------------------------------------------------------------------------------------------
 def _world(content, a="ai_balanced", b="macro", seed=1):
     return World(content, "econ_duel", seed, strategies={0: a, 1: b})
@@ -93,7 +108,7 @@ def test_a_step_whose_action_fails_is_replanned_and_not_retried_at_once(content)
     try:
         world.run(30)
         st = world.strategy_plans[0]
-        for _ in range(3000):
+        for _ in range(6000):
             if st.action and world.tick % 15 == 1:      # just after the think that submitted it
                 break
             world.step()
