@@ -37,7 +37,7 @@ from ai.strategy import StrategyPlanner, Tuning
 from components import Health, UnitKind
 from game.economy import population_cap, population_used, stockpile, walkable_near
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
-from systems.strategy import VIEWS, TeamView
+from systems.strategy import SOURCE, VIEWS, TeamView
 
 BLOCK_TICKS = 600        # a task that failed is not planned again for this long (20 s)
 PATIENCE = 40            # thinks (20 s) a step may wait for money or a free building before it fails
@@ -687,6 +687,16 @@ class PlannedTeam(TeamView):
                         world.ledger.cancel(current.id, "danger gone")
                         self.builders[eid] = -1             # idle from next think, then mines
         st.fleeing &= {e for e, _p, _w in self.workers}
+        # a worker that fought back does not chase its attacker home: past BASE_RADIUS it goes back to work
+        if self.workers and self.buildings:
+            hx, hy = self._headquarters()
+            for eid, pos, _w in self.workers:
+                if (pos.x - hx) ** 2 + (pos.y - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS:
+                    continue
+                current = world.ledger.current(eid)
+                if current is not None and current.kind == "attack" and current.source == SOURCE:
+                    world.ledger.cancel(current.id, "too far from home")
+                    self.builders[eid] = -1         # idle from next think, then mines
         self._gather()
 
     def _enemy_id_at(self, x: float, y: float) -> int:

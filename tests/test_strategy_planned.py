@@ -164,6 +164,31 @@ def test_workers_flee_an_armed_enemy_and_fight_back_against_workers(content):
         world.close()
 
 
+def test_a_worker_that_fought_back_does_not_chase_its_attacker_home(content):
+    from systems.strategy_planned import BASE_RADIUS
+    world = _world(content, "ai_balanced", "worker_rush")
+    try:
+        world.run(45)
+        world.activate()
+        view = _view(world)
+        hx, hy = view._headquarters()
+        mine = _near(world, 0, "worker")[0]
+        enemy = _near(world, 1, "worker")[0]
+        pos = esper.component_for_entity(mine, Position)
+        epos = esper.component_for_entity(enemy, Position)
+        # out past the base, on the enemy's heels (as after a fight at home): the chase is called off
+        sx = 1.0 if hx < world.tilemap.width / 2 else -1.0
+        pos.x, pos.y = hx + sx * (BASE_RADIUS + 3), hy + sx * 6
+        epos.x, epos.y = pos.x + sx * 1.0, pos.y
+        action = world.ledger.submit(world.tick, "attack", mine, enemy, source="strategy")
+        for _ in range(16):
+            world.step()
+        assert action.state == "cancelled" and action.reason == "too far from home"
+        assert world.ledger.current(mine) is None or world.ledger.current(mine).kind != "attack"
+    finally:
+        world.close()
+
+
 def test_planned_profiles_load_and_a_bad_planner_key_is_one_line(tmp_path):
     mod = tmp_path / "mod" / "strategies"
     mod.mkdir(parents=True)
