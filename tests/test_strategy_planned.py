@@ -316,13 +316,19 @@ def test_a_step_waiting_for_money_keeps_it_from_what_comes_after(content):
         world.close()
 
 
-def test_trainings_of_one_think_fill_a_queue_only_to_two(content):
-    from game.economy import place_building, stockpile
+def _with_barracks(content):
+    """A planned team 30 ticks into econ_duel with a finished barracks beside its headquarters."""
+    from game.economy import place_building
     world = _world(content)
+    world.run(30)
+    hq = next(b for _e, b in _view(world).buildings if content.buildings[b.kind].headquarters)
+    return world, hq, place_building(world, "barracks", 0, hq.tx + 6, hq.ty + 6, complete=True)
+
+
+def test_trainings_of_one_think_fill_a_queue_only_to_two(content):
+    from game.economy import stockpile
+    world, _hq, barracks = _with_barracks(content)
     try:
-        world.run(30)
-        hq = next(b for _e, b in _view(world).buildings if content.buildings[b.kind].headquarters)
-        barracks = place_building(world, "barracks", 0, hq.tx + 6, hq.ty + 6, complete=True)
         stockpile(world, 0).amount = 5000
         view = _view(world)
         sent = sum(1 for _ in range(5) if view._train("rifleman"))
@@ -333,11 +339,8 @@ def test_trainings_of_one_think_fill_a_queue_only_to_two(content):
 
 def test_the_army_waits_for_the_unit_it_lacks_instead_of_a_cheaper_one(content):
     from game.economy import place_building, stockpile
-    world = _world(content)
+    world, hq, _barracks = _with_barracks(content)
     try:
-        world.run(30)
-        hq = next(b for _e, b in _view(world).buildings if content.buildings[b.kind].headquarters)
-        place_building(world, "barracks", 0, hq.tx + 6, hq.ty + 6, complete=True)
         place_building(world, "armory", 0, hq.tx + 6, hq.ty - 5, complete=True)
         view = _view(world)
         order, _size = view.train_order(view.p.army)
