@@ -56,8 +56,8 @@ class Tuning:
     max_barracks: int = 4
     turrets: int = 0                 # turrets the tech posture builds (defend builds one more when threatened)
     armory: bool = True              # the tech posture builds an armory (heavies)
-    guard_army: int = 4              # army units kept before more buildings: tech waits for them, and until
-                                     # then reinforcements are paid before the plan's steps
+    guard_army: int = 4              # army units kept before more buildings: tech waits for them, and under
+                                     # a threat with fewer no worker is trained (the money goes to the army)
     attack_army: int = 12            # army units before an ordinary attack is considered
     attack_ratio: float = 1.5        # own army value / known enemy army value at which attacking scores full
     all_in_army: int = 40            # army units at which it attacks whatever it knows (an emergency)
