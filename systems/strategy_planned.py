@@ -447,11 +447,14 @@ class PlannedTeam(TeamView):
             break
         return failed
 
+    def _blocked(self) -> set[str]:
+        """The tasks that failed less than ``BLOCK_TICKS`` ago (not planned again yet)."""
+        tick = self.world.tick
+        return {task for task, when in self.state.failed.items() if tick - when < BLOCK_TICKS}
+
     def _upkeep_steps(self, facts: dict) -> list[str]:
         """The standing tasks of this think (``StrategyPlanner.upkeep``), less those that failed a moment ago."""
-        tick = self.world.tick
-        blocked = {task for task, when in self.state.failed.items() if tick - when < BLOCK_TICKS}
-        return self.planner.upkeep(facts, blocked)
+        return self.planner.upkeep(facts, self._blocked())
 
     def _upkeep(self, steps: list[str]) -> None:
         """Do the standing tasks ``steps``, each once: what the ledger makes of them is in the next think's facts
@@ -468,12 +471,10 @@ class PlannedTeam(TeamView):
         again (a plan done within one think, such as ``train_army, hold`` with production full, repeats every
         think: it is neither logged nor recorded again)."""
         st = self.state
-        tick = self.world.tick
-        blocked = {task for task, when in st.failed.items() if tick - when < BLOCK_TICKS}
         finished = list(st.steps) if st.steps and st.index >= len(st.steps) else None
         goal = f"posture_{st.posture}"
         repeat = finished is not None and st.goal == goal
-        st.steps = self.planner.plan(st.posture, facts, blocked)
+        st.steps = self.planner.plan(st.posture, facts, self._blocked())
         repeat = repeat and st.steps == finished
         st.goal = goal
         st.rows = [[s, 0, "pending"] for s in st.steps]
