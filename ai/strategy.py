@@ -73,7 +73,8 @@ def example_facts(**over) -> dict:
     """A team at the start of an economy match (for examples and tests)."""
     facts = {"minute": 0.0, "stock": 200.0, "income": 0.0, "workers": 4, "pop_used": 4, "pop_cap": 10,
              "pop_free": 6, "army": 0, "army_value": 0.0, "enemy_value": 0.0, "strength": 1.0,
-             "threat_value": 0.0, "threat": False, "barracks": 0, "armory": 0, "turrets": 0, "depots": 0,
+             "threat_value": 0.0, "threat": False, "enemy_army": 0.0, "barracks": 0, "armory": 0, "turrets": 0,
+             "depots": 0,
              "idle_production": 0, "hq_idle": True, "enemy_known": False, "intel_age": 999.0, "building_supply": False,
              "pending_barracks": 0}
     facts.update(over)

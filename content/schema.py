@@ -270,6 +270,8 @@ class PlannerDef(Strict):
     armory: bool = Field(default=True, description="the tech posture builds an armory (heavy units)")
     guard_army: int = Field(default=4, ge=0, le=200, description="army units kept before more buildings (tech "
                             "waits for them; under a threat with fewer, no worker is trained)")
+    scout_workers: int = Field(default=0, ge=0, le=100, description="workers it has when one walks to where the "
+                               "enemy should be, once, if no enemy building is known yet (0: never)")
     attack_army: int = Field(default=12, ge=1, le=200, description="army units before attacking is considered")
     attack_ratio: float = Field(default=1.5, gt=0.6, le=10.0, description="own army value over the enemy's "
                                 "known army value at which attacking scores highest")

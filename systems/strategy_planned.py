@@ -34,11 +34,13 @@ import numpy as np
 from ai.records import PlanRecord, StrategyDecision
 from ai.status import FAILURE, RUNNING
 from ai.strategy import StrategyPlanner, Tuning
-from components import Health, UnitKind
+from components import Health, Position, Stance, UnitKind
 from game.economy import population_cap, population_used, stockpile, walkable_near
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
-from systems.strategy import SOURCE, VIEWS, TeamView
+from systems.reflexes import HIT_MEMORY
+from systems.strategy import ENGAGE, SOURCE, VIEWS, TeamView
 
+SCOUT_WATCH = 1800       # ticks (60 s) the scouting worker watches the enemy's base for an army at most
 BLOCK_TICKS = 600        # a task that failed is not planned again for this long (20 s)
 PATIENCE = 40            # thinks (20 s) a step may wait for money or a free building before it fails
 RECORD_EVERY = 20        # thinks between decision records when nothing changes
@@ -90,6 +92,9 @@ class PlanState:
     own_before: dict = field(default_factory=dict)     # its army units' values last think
     enemy_before: dict = field(default_factory=dict)   # the enemy units' values it saw last think
     failed: dict = field(default_factory=dict)   # task -> tick it last failed (not planned for BLOCK_TICKS)
+    scouted: float = 0.0                # the enemy army value it has scouted: the most seen at once, less kills
+    worker_scout: int = 0               # the worker sent to look for the enemy (0: none sent yet)
+    scout_tick: int = -1                # tick it was sent, while it is out watching (-1: not out)
 
 
     # -- saved with the match (decider state, saves/snapshot.py) ------------------------------------------------
@@ -119,10 +124,12 @@ class PlanState:
         >>> PlanState.from_wire(PlanState(posture="army").to_wire(), {"army"}).posture
         'army'
         """
-        if not isinstance(data, dict) or set(data) != set(_WIRE):
+        if not isinstance(data, dict) or not set(_WIRE) - _ADDED <= set(data) <= set(_WIRE):
             raise ValueError(f"should have the fields {', '.join(_WIRE)}")
         st = cls()
         for name, check in _WIRE.items():
+            if name not in data:
+                continue                    # a field added since the save was made: its default
             try:
                 value = check(data[name])
             except (TypeError, ValueError) as exc:
@@ -185,7 +192,10 @@ _WIRE = {
     "own_before": lambda v: dict(_list(v, 1 << 16, _pair(lambda e: _int(e, 0), _num))),
     "enemy_before": lambda v: dict(_list(v, 1 << 16, _pair(lambda e: _int(e, 0), _num))),
     "failed": lambda v: dict(_list(v, 256, _pair(_str, _int))),
+    "scouted": _num, "worker_scout": lambda v: _int(v, 0), "scout_tick": _int,
 }
+#: fields added after saves with plans were first written: a save without them loads with their defaults
+_ADDED = {"scouted", "worker_scout", "scout_tick"}
 
 
 def plans_state(world) -> list:
@@ -233,6 +243,7 @@ class PlannedTeam(TeamView):
             self.state = plans[team] = PlanState()
         self.planner = planner_for(profile)
         self.last = None
+        self.army_saving = False        # a train_army of this think already saves for the army's next unit
 
     def _submit(self, kind, actor, target=0, params=None):
         self.last = super()._submit(kind, actor, target, params)
@@ -269,10 +280,14 @@ class PlannedTeam(TeamView):
             own[eid] = value_of(world, kind, h.hp, h.max_hp)
             army_value += own[eid]
             army += 1
-        known_value, threat_value, seen_now, seen_army = self._enemy_values()
+        known_value, threat_value, seen_now, seen_army, known_army = self._enemy_values()
         # the trade so far: army value it lost, and enemy value it saw last think that is gone now (killed)
         st.lost += sum(v for e, v in st.own_before.items() if not esper.entity_exists(e))
-        st.killed += sum(v for e, v in st.enemy_before.items() if not esper.entity_exists(e))
+        killed = sum(v for e, v in st.enemy_before.items() if not esper.entity_exists(e))
+        st.killed += killed
+        # the enemy army it has scouted: what it has seen of it at most at once (seen now or remembered), less
+        # what it has seen die since; an army out of sight is not gone, and a rush seen at home is still coming
+        st.scouted = max(0.0, st.scouted - killed, known_army)
         st.own_before, st.enemy_before = own, self._seen_values
         if seen_now:
             st.last_seen = world.tick
@@ -281,7 +296,7 @@ class PlannedTeam(TeamView):
         # what is not in sight is not gone: the enemy is taken to earn and spend as it does, so its army is
         # estimated at its own army's value plus what it lost less what it killed (never less than it knows of)
         estimate = max(0.0, army_value + st.lost - st.killed) * PARITY
-        enemy_value = max(known_value, estimate)
+        enemy_value = max(known_value, estimate, st.scouted)
         intel_age = 999.0 if st.last_seen < 0 else min(999.0, (world.tick - st.last_seen) / world.hz)
         hq = self._hq_id()
         idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
@@ -295,7 +310,7 @@ class PlannedTeam(TeamView):
             "pop_used": used, "pop_cap": cap, "pop_free": cap - used,
             "army": army, "army_value": round(army_value, 3), "enemy_value": round(enemy_value, 3),
             "strength": round(army_value / max(enemy_value, 50.0), 3),
-            "threat_value": round(threat_value, 3), "threat": threat_value > 0,
+            "threat_value": round(threat_value, 3), "threat": threat_value > 0, "enemy_army": round(st.scouted, 3),
             "barracks": done.get("barracks", 0), "pending_barracks": kinds.get("barracks", 0) - done.get("barracks", 0),
             "armory": kinds.get("armory", 0), "turrets": kinds.get("turret", 0), "depots": kinds.get(supply, 0),
             "building_supply": kinds.get(supply, 0) > done.get(supply, 0),
@@ -311,14 +326,17 @@ class PlannedTeam(TeamView):
                 return eid
         return None
 
-    def _enemy_values(self) -> tuple[float, float, bool, bool]:
+    def _enemy_values(self) -> tuple[float, float, bool, bool, float]:
         """The value of the enemy units the team knows (seen now, or remembered; workers too: a worker rush
         fights with them), of the part of them it sees near its buildings, whether it sees an enemy army unit or
-        building now, and whether it sees an enemy army unit now."""
+        building now, whether it sees an enemy army unit now, and the value of the enemy army units (not
+        workers) it knows."""
         world, team = self.world, self.team
         seen = set()
         self._seen_values = {}
         army = 0.0
+        soldiers = 0.0
+        units = world.content.units
         threat_ids = {eid for eid, _x, _y in self._threats()}
         threat = 0.0
         for other, (ids, _xs, _ys) in sorted(world.seen_index(team).items()):
@@ -332,12 +350,15 @@ class PlannedTeam(TeamView):
                 if eid in threat_ids:
                     threat += v
                 army += v
+                soldiers += v if units[kind].worker is None else 0.0
                 self._seen_values[eid] = v
         if world.fog.enabled and team not in world.sees_all:
             for eid, row in sorted(world.fog.remembered_units(team).items()):
-                if eid in seen or world.content.units.get(row[1]) is None:
+                if eid in seen or units.get(row[1]) is None:
                     continue
-                army += value_of(world, row[1], row[4], row[5])
+                v = value_of(world, row[1], row[4], row[5])
+                army += v
+                soldiers += v if units[row[1]].worker is None else 0.0
         seen_army = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
                         for e in seen)
         seen_now = False
@@ -348,7 +369,7 @@ class PlannedTeam(TeamView):
                         fog.sees(team, float(x), float(y)) for x, y in zip(xs.tolist(), ys.tolist()))):
                     seen_now = True
                     break
-        return army, threat, seen_now or seen_army, seen_army
+        return army, threat, seen_now or seen_army, seen_army, soldiers
 
     # -- the think ---------------------------------------------------------------------------------------------
     def economy(self) -> None:
@@ -398,19 +419,73 @@ class PlannedTeam(TeamView):
         # 4. the standing needs (supply, a worker), then the plan's steps until one waits for the ledger or for
         #    money, then reinforcements on idle production with what is left (a step saving for a building is not
         #    starved by the trainings, each cheaper, that would otherwise take every coin before it)
+        #    Until the guard (``guard_army``) stands, its reinforcements come first of all, one in each
+        #    production building's queue: a rush that comes early finds a few units, not a barracks idle while
+        #    every coin went to workers, and what the one training at a time leaves goes to workers.
         upkeep = self._upkeep_steps(facts)
+        guard_first = facts["army"] < self.planner.tuning.guard_army and (
+            facts["threat"] or facts["enemy_army"] > 0)
+        if guard_first:
+            self._upkeep([s for s in upkeep if s == "train_army"])
         self._upkeep([s for s in upkeep if s != "train_army"])
         if self._steps():
             status = FAILURE
             changed = True
-        self._upkeep([s for s in upkeep if s == "train_army"])
+        if not guard_first:
+            self._upkeep([s for s in upkeep if s == "train_army"])
         if changed or st.thinks % RECORD_EVERY == 1:
             self._record(facts, decision, before, status)
         # 5. standing work
         self._leash()
         self._help_unfinished()
         self._rally()
+        self._worker_scout(facts)
         self.workers_think()
+
+    def _nearest_free_worker(self, x: float, y: float) -> int | None:
+        """As TeamView's, but never the worker out scouting (a depot's builder across the map held the building
+        up for the walk back)."""
+        st = self.state
+        scout = st.worker_scout if st.scout_tick >= 0 else 0
+        if not scout or scout in self.builders:
+            return super()._nearest_free_worker(x, y)
+        self.builders[scout] = -1               # busy for this choice only
+        try:
+            return super()._nearest_free_worker(x, y)
+        finally:
+            del self.builders[scout]
+
+    def _worker_scout(self, facts: dict) -> None:
+        """Once, at ``scout_workers`` workers and with no enemy building known (under fog of war): the newest
+        worker not building walks to where the enemy should be (``Fog.hunt_point``) and waits there, to see
+        whether the enemy trains an army before its army comes. It goes back to mining once it has seen an enemy
+        army unit, after ``SCOUT_WATCH`` ticks, or when it had to flee (it flees what shoots at it as every
+        worker does)."""
+        world, st = self.world, self.state
+        if st.worker_scout and st.scout_tick >= 0:
+            eid = st.worker_scout
+            if not esper.entity_exists(eid) or eid in st.fleeing or st.scouted > 0 \
+                    or world.tick - st.scout_tick > SCOUT_WATCH:
+                st.scout_tick = -1              # back to work (``_gather`` takes it from the next think)
+                self._log(f"worker {eid} is back from scouting")
+            else:
+                self.builders[eid] = -1         # out watching: not sent to mine
+            return
+        wanted = self.p.planner.scout_workers
+        if not wanted or st.worker_scout or facts["enemy_known"] or len(self.workers) < wanted \
+                or not world.fog.enabled or self.team in world.sees_all:
+            return
+        free = [(e, p) for e, p, _w in self.workers if e not in self.builders and e not in st.fleeing]
+        if not free:
+            return
+        eid, pos = free[-1]
+        spot = world.fog.hunt_point(self.team, pos.x, pos.y)
+        if spot is None:
+            return
+        self._submit("move", eid, 0, {"x": spot[0], "y": spot[1]})
+        st.worker_scout, st.scout_tick = eid, world.tick
+        self.builders[eid] = -1                 # busy: not sent to mine this think
+        self._log(f"worker {eid} scouts toward ({spot[0]:.0f}, {spot[1]:.0f})")
 
     def _steps(self) -> bool:
         """Carry out the plan's steps in order until one waits for the ledger or for money; True when a step
@@ -453,8 +528,10 @@ class PlannedTeam(TeamView):
         return {task for task, when in self.state.failed.items() if tick - when < BLOCK_TICKS}
 
     def _upkeep_steps(self, facts: dict) -> list[str]:
-        """The standing tasks of this think (``StrategyPlanner.upkeep``), less those that failed a moment ago."""
-        return self.planner.upkeep(facts, self._blocked())
+        """The standing tasks of this think (``StrategyPlanner.upkeep``), less those that failed a moment ago;
+        the reinforcements (``train_army``) are never held back by a plan's ``train_army`` step that waited too
+        long for money (with no barracks free or nothing trainable they only do nothing)."""
+        return self.planner.upkeep(facts, self._blocked() - {"train_army"})
 
     def _upkeep(self, steps: list[str]) -> None:
         """Do the standing tasks ``steps``, each once: what the ledger makes of them is in the next think's facts
@@ -463,8 +540,9 @@ class PlannedTeam(TeamView):
         for step in steps:
             outcome = self._do(step)
             if outcome not in ("action", "done", "wait", "busy"):
+                if step not in self._blocked():
+                    self._log(f"upkeep {step} failed ({outcome})")
                 st.failed[step] = self.world.tick
-                self._log(f"upkeep {step} failed ({outcome})")
 
     def _new_plan(self, facts: dict) -> bool:
         """Plan for the posture from the facts of now; True when the plan is the one that just ran to its end
@@ -543,7 +621,12 @@ class PlannedTeam(TeamView):
 
     def _train_army_step(self) -> str:
         """One training on every production building with room in its queue (as far as the money goes), each
-        the unit of the mix the army is furthest below; the step's action is the first of them."""
+        the unit of the mix the army is furthest below; the step's action is the first of them. When a
+        train_army earlier in the think (the upkeep's reinforcements) already saves for the army's next unit,
+        a second one has nothing to add: "done" (not a wait, which after ``PATIENCE`` thinks would fail the
+        step and block the reinforcements with it)."""
+        if self.army_saving:
+            return "done"
         first = None
         outcome = "wait"
         for _ in range(MAX_TRAIN_PER_STEP):
@@ -554,6 +637,7 @@ class PlannedTeam(TeamView):
         if first is not None:
             self.last = first
             return "action"
+        self.army_saving = outcome == "wait"
         return outcome
 
     def _train_one_army(self) -> str:
@@ -599,7 +683,52 @@ class PlannedTeam(TeamView):
         """Enemy units it sees within ``defend_radius`` tiles of one of its buildings and within ``BASE_RADIUS``
         of its headquarters: the base is defended where its turrets and reinforcements are, not out in the open."""
         hx, hy = self._headquarters()
-        return [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
+        out = [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
+        known = {t[0] for t in out}
+        out += self._near_army(hx, hy, known)
+        return out + self._attackers(hx, hy, known)
+
+    def _near_army(self, hx: float, hy: float, known: set) -> list[tuple[int, float, float]]:
+        """Enemies it sees within ``ENGAGE`` tiles of one of its army units at home (within ``LEASH`` tiles of the
+        headquarters), themselves within ``LEASH`` of it: a unit at the rally point fights what comes in sight, as
+        a player's unit does, instead of waiting while a longer-ranged raider shoots from just outside the base."""
+        r2 = LEASH * LEASH
+        home = [(p.x, p.y) for _e, p in self.army_units() if (p.x - hx) ** 2 + (p.y - hy) ** 2 <= r2]
+        if not home:
+            return []
+        mine = np.array(home)
+        out = []
+        for other, (ids, xs, ys) in sorted(self.world.seen_index(self.team).items()):
+            if not self.world.enemies(self.team, other) or not len(ids):
+                continue
+            d2 = (xs[:, None] - mine[None, :, 0]) ** 2 + (ys[:, None] - mine[None, :, 1]) ** 2
+            near = (d2 <= ENGAGE * ENGAGE).any(axis=1) & ((xs - hx) ** 2 + (ys - hy) ** 2 <= r2)
+            for i in np.flatnonzero(near):
+                if int(ids[i]) not in known:
+                    known.add(int(ids[i]))
+                    out.append((int(ids[i]), float(xs[i]), float(ys[i])))
+        return out
+
+    def _attackers(self, hx: float, hy: float, known: set) -> list[tuple[int, float, float]]:
+        """Enemies that hit one of its units in the last ``HIT_MEMORY`` ticks and stand within ``LEASH`` tiles of
+        its headquarters: fire answered, as a player's unit answers it (systems/reflexes.py), so a longer-ranged
+        raider cannot pick off the units waiting at the rally point, or the workers, from outside the base's
+        reach."""
+        world = self.world
+        out = []
+        for eid in sorted({e for e, _p in self.army_units()} | {e for e, _p, _w in self.workers}):
+            stance = esper.try_component(eid, Stance)
+            if stance is None or world.tick - stance.hit_tick > HIT_MEMORY or stance.attacker in known:
+                continue
+            attacker = stance.attacker
+            if not esper.entity_exists(attacker):
+                continue
+            pos = esper.try_component(attacker, Position)
+            if pos is None or (pos.x - hx) ** 2 + (pos.y - hy) ** 2 > LEASH * LEASH:
+                continue
+            known.add(attacker)
+            out.append((attacker, pos.x, pos.y))
+        return out
 
     def _leash(self) -> None:
         """Unless the order is to attack, a unit chasing an enemy further than ``LEASH`` tiles from the

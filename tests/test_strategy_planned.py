@@ -392,3 +392,128 @@ def test_a_plan_repeated_think_after_think_is_logged_and_recorded_once(content):
         assert len(recs) < st.thinks / 3, (len(recs), st.thinks)
     finally:
         world.close()
+
+
+def test_the_army_at_home_answers_enemies_in_sight_and_those_that_hit_it(content):
+    """A scout shooting from outside the base's old reach (``DEFEND_RADIUS`` of a building) is fought: by the
+    units that see it near them at home, and by those it hit a moment ago even when none of them sees it."""
+    import math
+    from components import Stance
+    from game.scenario import spawn_unit
+    from systems.strategy_planned import DEFEND_RADIUS, LEASH
+    world, _hq, _barracks = _with_barracks(content)
+    try:
+        view = _view(world)
+        hx, hy = view._headquarters()
+
+        assert (hx, hy) == (7.5, 7.5)             # team 0 on the outpost map: open ground south of the base
+        spot, mid = (1.5, 21.5), (2.5, 13.5)       # the scout's, and ours: 8 tiles apart in clear sight
+        ours = spawn_unit(world, content.units["rifleman"], 0, 0, mid[0], mid[1], world.controllers[0])
+        theirs = spawn_unit(world, content.units["scout"], 1, 0, spot[0], spot[1], world.controllers[1])
+        from game.fog import PERIOD
+
+        def steps(n):                              # the world goes on, the two stay where they were put
+            for _ in range(n):
+                world.step()
+                for eid, (x, y) in ((ours, mid), (theirs, spot)):
+                    pos = esper.component_for_entity(eid, Position)
+                    pos.x, pos.y = x, y
+        steps(PERIOD)                              # the fog's next update sees them
+        view = _view(world)
+        epos = esper.component_for_entity(theirs, Position)
+
+        def gap(b):
+            return math.hypot(max(b.tx - epos.x, 0.0, epos.x - (b.tx + b.w)),
+                              max(b.ty - epos.y, 0.0, epos.y - (b.ty + b.h)))
+        assert min(gap(b) for _e, b in view.buildings) > DEFEND_RADIUS     # out of the buildings' reach
+        assert (epos.x - hx) ** 2 + (epos.y - hy) ** 2 <= LEASH ** 2
+        assert theirs in {t[0] for t in view._threats()}                    # in sight of our rifleman at home
+        # the rifleman gone: nobody sees the scout, but it hit one of ours a moment ago
+        mid = (4.5, 4.5)
+        steps(PERIOD)
+        stance = esper.component_for_entity(ours, Stance)
+        stance.attacker, stance.hit_tick = theirs, world.tick
+        view = _view(world)
+        assert theirs not in {t[0] for t in view._near_army(hx, hy, set())}
+        assert theirs in {t[0] for t in view._threats()}
+        stance.hit_tick = world.tick - 1000                                  # long ago: forgotten
+        assert theirs not in {t[0] for t in _view(world)._threats()}
+        # and the army acts on it: the rifleman is sent at the scout within a unit period
+        stance.hit_tick = world.tick
+        for _ in range(12):
+            steps(1)
+            stance.attacker, stance.hit_tick = theirs, world.tick
+        action = world.ledger.current(ours)
+        assert action is not None and action.kind == "attack" and action.target == theirs
+    finally:
+        world.close()
+
+
+def test_an_enemy_army_seen_before_the_guard_stands_puts_reinforcements_before_a_worker(content):
+    from game.economy import place_building, stockpile
+    from game.scenario import spawn_unit
+    made = {}
+    for guard, scouted in ((0, 0.0), (0, 50.0), (4, 50.0)):     # nothing seen; one scout seen; the guard stands
+        world, hq, _barracks = _with_barracks(content)
+        try:
+            place_building(world, "depot", 0, hq.tx - 4, hq.ty + 6, complete=True)   # no supply wanted now
+            for i in range(guard):
+                spawn_unit(world, content.units["rifleman"], 0, 0, 4.5 + i, 4.5, world.controllers[0])
+            stockpile(world, 0).amount = content.units["rifleman"].cost         # one unit's worth, a worker's too
+            world.strategy_plans[0].scouted = scouted
+            before = set(world.ledger.actions)
+            _view(world).economy()
+            made[guard, scouted] = sorted(a.params["unit"] for i, a in world.ledger.actions.items()
+                                          if i not in before and a.kind == "train")
+        finally:
+            world.close()
+    assert made == {(0, 0.0): ["worker"], (0, 50.0): ["rifleman"], (4, 50.0): ["worker"]}, made
+
+
+def test_a_worker_walks_out_once_to_see_what_the_enemy_builds(content):
+    world = _world(content, "ai_turtle")
+    try:
+        world.run(30)
+        st = world.strategy_plans[0]
+        while not st.worker_scout and world.tick < 4000:
+            world.run(30)
+        scout = st.worker_scout
+        assert scout and esper.has_component(scout, Worker)
+        assert len(_near(world, 0, "worker")) >= world.content.strategies["ai_turtle"].planner.scout_workers
+        action = world.ledger.current(scout)
+        assert action is not None and action.kind == "move"
+        hx, hy = _view(world)._headquarters()
+        goal = (action.params["x"], action.params["y"])
+        assert (goal[0] - hx) ** 2 + (goal[1] - hy) ** 2 > 20 ** 2          # toward the enemy's side
+        from systems.strategy_planned import SCOUT_WATCH
+        world.run(SCOUT_WATCH + 60)
+        assert st.worker_scout == scout and st.scout_tick == -1               # back, and nobody else is sent
+        assert st.last_seen >= 0                                               # it saw the enemy's base
+    finally:
+        world.close()
+
+
+def test_a_plan_state_saved_before_the_scouting_fields_loads_with_their_defaults():
+    from systems.strategy_planned import _ADDED, PlanState
+    wire = PlanState(posture="army", scouted=250.0, worker_scout=12).to_wire()
+    assert PlanState.from_wire(wire, {"army"}).scouted == 250.0
+    old = {k: v for k, v in wire.items() if k not in _ADDED}
+    st = PlanState.from_wire(old, {"army"})
+    assert (st.posture, st.scouted, st.worker_scout) == ("army", 0.0, 0)
+    with pytest.raises(ValueError, match="should have the fields"):
+        PlanState.from_wire({k: v for k, v in wire.items() if k != "posture"}, {"army"})
+
+
+def test_a_plan_step_that_waited_too_long_does_not_stop_the_reinforcements(content):
+    """A plan's train_army step that waited PATIENCE thinks for money fails and is blocked for the plan; the
+    upkeep's reinforcements go on (blocked with it, a barracks stood idle for 20 s with money in the bank)."""
+    world, _hq, _barracks = _with_barracks(content)
+    try:
+        view = _view(world)
+        facts = view.facts()
+        world.strategy_plans[0].failed["train_army"] = world.tick
+        assert "train_army" in view._blocked()
+        assert "train_army" not in view.planner.plan("economy", facts, view._blocked())
+        assert "train_army" in view._upkeep_steps(facts)
+    finally:
+        world.close()
