@@ -458,13 +458,13 @@ class PlannedTeam(TeamView):
     def _worker_scout(self, facts: dict) -> None:
         """Once, at ``scout_workers`` workers and with no enemy building known (under fog of war): the newest
         worker not building walks to where the enemy should be (``Fog.hunt_point``) and waits there, to see
-        whether the enemy trains an army before its army comes. It goes back to mining once it has seen an enemy
-        army unit, after ``SCOUT_WATCH`` ticks, or when it had to flee (it flees what shoots at it as every
-        worker does)."""
+        whether the enemy trains an army before its army comes. While out it is busy (not sent to mine, and it
+        does not flee: what shoots at it is what it came to see); it goes back to mining once it has seen an
+        enemy army unit, after ``SCOUT_WATCH`` ticks, or if it died."""
         world, st = self.world, self.state
         if st.worker_scout and st.scout_tick >= 0:
             eid = st.worker_scout
-            if not esper.entity_exists(eid) or eid in st.fleeing or st.scouted > 0 \
+            if not esper.entity_exists(eid) or st.scouted > 0 \
                     or world.tick - st.scout_tick > SCOUT_WATCH:
                 st.scout_tick = -1              # back to work (``_gather`` takes it from the next think)
                 self._log(f"worker {eid} is back from scouting")
