@@ -419,9 +419,9 @@ class PlannedTeam(TeamView):
         # 4. the standing needs (supply, a worker), then the plan's steps until one waits for the ledger or for
         #    money, then reinforcements on idle production with what is left (a step saving for a building is not
         #    starved by the trainings, each cheaper, that would otherwise take every coin before it)
-        #    Until the guard (``guard_army``) stands, its reinforcements come first of all, one in each
-        #    production building's queue: a rush that comes early finds a few units, not a barracks idle while
-        #    every coin went to workers, and what the one training at a time leaves goes to workers.
+        #    Until the guard (``guard_army``) stands, once an enemy army has been seen (or a threat is at the
+        #    base), its reinforcements come first of all: a rush seen coming finds a few units, not a barracks
+        #    idle while every coin went to workers.
         upkeep = self._upkeep_steps(facts)
         guard_first = facts["army"] < self.planner.tuning.guard_army and (
             facts["threat"] or facts["enemy_army"] > 0)
@@ -443,8 +443,8 @@ class PlannedTeam(TeamView):
         self.workers_think()
 
     def _nearest_free_worker(self, x: float, y: float) -> int | None:
-        """As TeamView's, but never the worker out scouting (a depot's builder across the map held the building
-        up for the walk back)."""
+        """As TeamView's, but never the worker out scouting (a building would wait for its walk back across the
+        map)."""
         st = self.state
         scout = st.worker_scout if st.scout_tick >= 0 else 0
         if not scout or scout in self.builders:
@@ -681,7 +681,8 @@ class PlannedTeam(TeamView):
 
     def _threats(self) -> list[tuple[int, float, float]]:
         """Enemy units it sees within ``defend_radius`` tiles of one of its buildings and within ``BASE_RADIUS``
-        of its headquarters: the base is defended where its turrets and reinforcements are, not out in the open."""
+        of its headquarters (the base is defended where its turrets and reinforcements are, not out in the open),
+        those it sees near its army at home (``_near_army``) and those that hit one of its units (``_attackers``)."""
         hx, hy = self._headquarters()
         out = [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
         known = {t[0] for t in out}
