@@ -336,6 +336,7 @@ class PlannedTeam(TeamView):
         self._seen_values = {}
         army = 0.0
         soldiers = 0.0
+        seen_army = False
         units = world.content.units
         threat_ids = {eid for eid, _x, _y in self._threats()}
         threat = 0.0
@@ -350,7 +351,9 @@ class PlannedTeam(TeamView):
                 if eid in threat_ids:
                     threat += v
                 army += v
-                soldiers += v if units[kind].worker is None else 0.0
+                if units[kind].worker is None:
+                    soldiers += v
+                    seen_army = True
                 self._seen_values[eid] = v
         if world.fog.enabled and team not in world.sees_all:
             for eid, row in sorted(world.fog.remembered_units(team).items()):
@@ -359,8 +362,6 @@ class PlannedTeam(TeamView):
                 v = value_of(world, row[1], row[4], row[5])
                 army += v
                 soldiers += v if units[row[1]].worker is None else 0.0
-        seen_army = any(world.content.units[esper.component_for_entity(e, UnitKind).kind].worker is None
-                        for e in seen)
         seen_now = False
         if not seen_army:
             fog = world.fog
@@ -379,6 +380,8 @@ class PlannedTeam(TeamView):
         self._read_ledger()
         world = self.world
         st = self.state
+        if st.worker_scout and st.scout_tick >= 0:
+            self.builders.setdefault(st.worker_scout, -1)   # out scouting: never a builder or a miner this think
         st.thinks += 1
         facts = self.facts()
         changed = False
@@ -442,19 +445,6 @@ class PlannedTeam(TeamView):
         self._worker_scout(facts)
         self.workers_think()
 
-    def _nearest_free_worker(self, x: float, y: float) -> int | None:
-        """As TeamView's, but never the worker out scouting (a building would wait for its walk back across the
-        map)."""
-        st = self.state
-        scout = st.worker_scout if st.scout_tick >= 0 else 0
-        if not scout or scout in self.builders:
-            return super()._nearest_free_worker(x, y)
-        self.builders[scout] = -1               # busy for this choice only
-        try:
-            return super()._nearest_free_worker(x, y)
-        finally:
-            del self.builders[scout]
-
     def _worker_scout(self, facts: dict) -> None:
         """Once, at ``scout_workers`` workers and with no enemy building known (under fog of war): the newest
         worker not building walks to where the enemy should be (``Fog.hunt_point``) and waits there, to see
@@ -466,10 +456,10 @@ class PlannedTeam(TeamView):
             eid = st.worker_scout
             if not esper.entity_exists(eid) or st.scouted > 0 \
                     or world.tick - st.scout_tick > SCOUT_WATCH:
-                st.scout_tick = -1              # back to work (``_gather`` takes it from the next think)
+                st.scout_tick = -1              # back to work: ``_gather`` takes it in this think
+                if self.builders.get(eid) == -1:
+                    del self.builders[eid]
                 self._log(f"worker {eid} is back from scouting")
-            else:
-                self.builders[eid] = -1         # out watching: not sent to mine
             return
         wanted = self.p.planner.scout_workers
         if not wanted or st.worker_scout or facts["enemy_known"] or len(self.workers) < wanted \
