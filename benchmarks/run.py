@@ -240,6 +240,38 @@ def measure_floor(units: int, ticks: int, think_every: int = 6, seed: int = 1) -
     return {"tps": round(ticks / total, 1), "mean_ms": round(1000 * total / ticks, 3)}
 
 
+def measure_paths(content: Content, sid: str = "army_2000", searches: int = 200, seed: int = 1) -> dict:
+    """Path searches on the army map between random open tiles (the turn each walker's start gives): the C
+    search (``PathGraph``, tcod) against the same rule in Python (``astar``), which must return the same paths."""
+    import random
+
+    from ai.pathfinding import PathGraph, astar
+    world = World(content, sid, seed)
+    try:
+        nav = world.nav
+        walk, w, h = list(nav.walkable), nav.width, nav.height
+    finally:
+        world.close()
+    cells = [i for i, ok in enumerate(walk) if ok]
+    rnd = random.Random(seed)
+    pairs = [((a % w, a // w), (b % w, b // w), k % 4) for k, (a, b) in enumerate(rnd.sample(cells, 2)
+                                                                                  for _ in range(searches))]
+    graph = PathGraph(walk, w, h)
+    graph.path(*pairs[0][:2])           # the graph is built on the first search of a grid state; timed apart
+    t0 = time.perf_counter()
+    built = PathGraph(walk, w, h)
+    built.path(*pairs[0][:2])
+    build_ms = 1000 * (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    fast = [graph.path(s, g, turn=k) for s, g, k in pairs]
+    c_ms = 1000 * (time.perf_counter() - t0) / searches
+    t0 = time.perf_counter()
+    slow = [astar(walk, w, h, s, g, turn=k) for s, g, k in pairs]
+    py_ms = 1000 * (time.perf_counter() - t0) / searches
+    return {"map": f"{w}x{h}", "searches": searches, "c_ms": round(c_ms, 3), "python_ms": round(py_ms, 3),
+            "speedup": round(py_ms / c_ms, 1), "same_paths": fast == slow, "graph_build_ms": round(build_ms, 2)}
+
+
 def run_armies(units_list: list[int], ticks: int, warmup: int = 0) -> list[dict]:
     content = load_content()
     rows = []
@@ -313,6 +345,14 @@ def main(args) -> int:
             print("\narmies with brains and UCT commanders (batched brains; per-NPC = the reference path; "
                   "floor = numpy nearest-enemy queries alone):")
             print_armies(out["armies"])
+        if out["armies"]:
+            out["paths"] = measure_paths(load_content())
+            if not args.json:
+                p = out["paths"]
+                print(f"  paths on the {p['map']} army map, {p['searches']} searches: C search (tcod) {p['c_ms']:.2f} "
+                      f"ms, the same rule in Python {p['python_ms']:.2f} ms ({p['speedup']:.1f}x), same paths: "
+                      f"{'yes' if p['same_paths'] else 'NO'}; the C graph built on a grid change "
+                      f"{p['graph_build_ms']:.1f} ms")
     for name in SUITES[1:-1]:                    # saves, brains, ... each a module with run() and print_report()
         if suite in (name, "all"):
             module = importlib.import_module(f"benchmarks.{name}")

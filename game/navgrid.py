@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ai.pathfinding import astar, bfs_labels, segment_clear, smooth
+from ai.pathfinding import PathGraph, bfs_labels, segment_clear, smooth
 from content.loader import TileMap
 from content.tiles import LEGEND
 
@@ -39,6 +39,7 @@ class NavGrid:
         self._cache: dict[tuple, list | None] = {}
         self._labels: list[int] | None = None
         self._labels_version = -1
+        self._graph: PathGraph | None = None    # the search over the grid as it is now (dropped on a change)
 
     # -- changes ---------------------------------------------------------------
     def set_door(self, tx: int, ty: int, state: str) -> None:
@@ -49,6 +50,7 @@ class NavGrid:
             self.version += 1
             self.door_version += 1
             self._cache.clear()
+            self._graph = None
 
     def set_blocked(self, tiles, blocked: bool) -> None:
         """Block (a building placed) or free (a building destroyed, a field mined out) these tiles."""
@@ -61,6 +63,7 @@ class NavGrid:
         if changed:
             self.version += 1
             self._cache.clear()
+            self._graph = None
 
     def route_clear(self, x: float, y: float, path: list, index: int) -> bool:
         """Is the rest of a route still open: from (x, y) through the flat waypoints ``path`` from ``index`` on?"""
@@ -105,7 +108,9 @@ class NavGrid:
         # the neighbour order turned with the start's quarter of the map: mirror-image searches find mirror paths
         right, lower = start[0] * 2 + 1 >= self.width, start[1] * 2 + 1 >= self.height
         turn = (1 if right else 0) if not lower else (2 if right else 3)
-        tiles = astar(self.walkable, self.width, self.height, start, goal, turn=turn)
+        if self._graph is None:
+            self._graph = PathGraph(self.walkable, self.width, self.height)
+        tiles = self._graph.path(start, goal, turn=turn)
         result = None if tiles is None else smooth(self.walkable, self.width, self.height, tiles)
         if len(self._cache) > 4096:
             self._cache.clear()

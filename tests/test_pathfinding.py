@@ -72,3 +72,65 @@ def test_locked_door_blocks_the_path_until_opened(make_world):
     assert path is not None and path[-1] == (5.5, 2.5)
     nav.set_door(3, 2, "closed")
     assert nav.find_path((1, 2), (5, 2)) is None
+
+
+# -- the C search (tcod) and the Python one give the same path; mirror searches give mirror paths ----------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from ai.pathfinding import DIAGONAL, STRAIGHT, PathGraph  # noqa: E402
+
+
+def _length(path):
+    return sum(DIAGONAL if a[0] != b[0] and a[1] != b[1] else STRAIGHT for a, b in zip(path, path[1:]))
+
+
+@st.composite
+def _maps(draw):
+    w = draw(st.integers(2, 12))
+    h = draw(st.integers(2, 10))
+    walk = draw(st.lists(st.booleans(), min_size=w * h, max_size=w * h))
+    tiles = st.tuples(st.integers(0, w - 1), st.integers(0, h - 1))
+    return walk, w, h, draw(tiles), draw(tiles), draw(st.integers(0, 3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_maps())
+def test_the_c_search_returns_the_python_search_s_path(case):
+    walk, w, h, start, goal, turn = case
+    expected = astar(walk, w, h, start, goal, turn=turn)
+    assert PathGraph(walk, w, h).path(start, goal, turn=turn) == expected
+    if expected is not None:    # and it is a legal path: open tiles, single steps, no corner cut
+        assert expected[0] == start and expected[-1] == goal
+        for (ax, ay), (bx, by) in zip(expected, expected[1:]):
+            assert max(abs(ax - bx), abs(ay - by)) == 1 and walk[by * w + bx]
+            if ax != bx and ay != by:
+                assert walk[ay * w + bx] and walk[by * w + ax]
+
+
+def test_the_path_is_shortest_and_independent_of_a_start_shut_in():
+    rows = ["........",
+            ".######.",
+            ".#....#.",
+            ".#.##.#.",
+            "........"]
+    walk, w, h = grid(rows)
+    path = astar(walk, w, h, (0, 0), (4, 2))
+    # down the left side and in by the gap at (2, 3): ten straight steps (the diagonals into the gap cut corners)
+    assert path is not None and _length(path) == 10 * STRAIGHT
+    walk[0] = False     # a door shut under the start: it may still be left
+    assert PathGraph(walk, w, h).path((0, 0), (4, 2)) == astar(walk, w, h, (0, 0), (4, 2)) == path
+
+
+@settings(max_examples=150, deadline=None)
+@given(_maps())
+def test_a_half_turned_search_on_a_point_symmetric_map_finds_the_half_turned_path(case):
+    walk, w, h, start, goal, turn = case
+    for y in range(h):      # make the map point-symmetric: the second half mirrors the first
+        for x in range(w):
+            if y * w + x > (h - 1 - y) * w + (w - 1 - x):
+                walk[y * w + x] = walk[(h - 1 - y) * w + (w - 1 - x)]
+    half = (lambda p: (w - 1 - p[0], h - 1 - p[1]))
+    path = PathGraph(walk, w, h).path(start, goal, turn=turn)
+    image = PathGraph(walk, w, h).path(half(start), half(goal), turn=turn + 2)
+    assert image == (None if path is None else [half(p) for p in path])

@@ -164,7 +164,7 @@ def start_tile(x: float, y: float, goal_x: float, goal_y: float) -> tuple[int, i
 
 
 def set_route(world, eid: int, goal_x: float, goal_y: float) -> bool:
-    """Point the unit's Mover at (goal_x, goal_y): straight if the way is clear, else along A*."""
+    """Point the unit's Mover at (goal_x, goal_y): straight if the way is clear, else along a shortest path (docs/rules/paths.md)."""
     pos = esper.component_for_entity(eid, Position)
     mover = esper.component_for_entity(eid, Mover)
     nav = world.nav
