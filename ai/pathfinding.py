@@ -199,7 +199,8 @@ class PathGraph:
         self.walkable = list(walkable)
         self.width = width
         self.height = height
-        self._graphs: dict[int, object] = {}    # start index opened (-1: none) -> tcod graph
+        self._table: list | None = None          # summed-area table of blocked tiles (``clear``)
+        self._graphs: dict[int, tuple] = {}     # start index opened (-1: none) -> (tcod graph, its pathfinder)
         try:
             import numpy as np
             import tcod.path
@@ -210,31 +211,70 @@ class PathGraph:
             self._tcod = tcod.path
             self._cost = np.array(self.walkable, dtype=np.int8).reshape(height, width)
 
-    def _graph(self, opened: int):
-        graph = self._graphs.get(opened)
-        if graph is None:
-            np = self._np
-            cost = self._cost
-            if opened >= 0:     # a start on a blocked tile (a door shut under it) may be entered, never left
-                cost = cost.copy()
-                cost[opened // self.width, opened % self.width] = 1
-            walk = self._cost.astype(bool)
-            graph = self._tcod.CustomGraph((self.height, self.width))
-            for dx, dy, _c in _STEPS:
-                edge = DIAGONAL if dx and dy else STRAIGHT
-                if not (dx and dy):
-                    graph.add_edge((dy, dx), edge, cost=cost)
-                    continue
-                ok = np.zeros_like(walk)     # a diagonal step needs both tiles beside it open
-                ys = slice(max(0, -dy), self.height - max(0, dy))
-                xs = slice(max(0, -dx), self.width - max(0, dx))
-                ok[ys, xs] = walk[ys, slice(xs.start + dx, xs.stop + dx)] & walk[slice(ys.start + dy, ys.stop + dy), xs]
-                graph.add_edge((dy, dx), edge, cost=cost, condition=ok.view(np.int8))
-            graph.set_heuristic(cardinal=_H_STRAIGHT, diagonal=_H_DIAGONAL)
-            if opened >= 0:
-                self._graphs.clear()    # at most one opened start kept
-            self._graphs[opened] = graph
-        return graph
+    def _finder(self, opened: int):
+        """The pathfinder over the graph with tile ``opened`` enterable (-1: none), cleared for a new search
+        (one pathfinder per graph: clearing it is cheaper than building one)."""
+        found = self._graphs.get(opened)
+        if found is not None:
+            found[1].clear()
+            return found[1]
+        np = self._np
+        cost = self._cost
+        if opened >= 0:     # a start on a blocked tile (a door shut under it) may be entered, never left
+            cost = cost.copy()
+            cost[opened // self.width, opened % self.width] = 1
+        walk = self._cost.astype(bool)
+        graph = self._tcod.CustomGraph((self.height, self.width))
+        for dx, dy, _c in _STEPS:
+            edge = DIAGONAL if dx and dy else STRAIGHT
+            if not (dx and dy):
+                graph.add_edge((dy, dx), edge, cost=cost)
+                continue
+            ok = np.zeros_like(walk)     # a diagonal step needs both tiles beside it open
+            ys = slice(max(0, -dy), self.height - max(0, dy))
+            xs = slice(max(0, -dx), self.width - max(0, dx))
+            ok[ys, xs] = walk[ys, slice(xs.start + dx, xs.stop + dx)] & walk[slice(ys.start + dy, ys.stop + dy), xs]
+            graph.add_edge((dy, dx), edge, cost=cost, condition=ok.view(np.int8))
+        graph.set_heuristic(cardinal=_H_STRAIGHT, diagonal=_H_DIAGONAL)
+        if opened >= 0:
+            self._graphs = {k: v for k, v in self._graphs.items() if k < 0}    # one opened start kept
+        finder = self._tcod.Pathfinder(graph)
+        self._graphs[opened] = (graph, finder)
+        return finder
+
+    def clear(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """``segment_clear`` on this grid, answered at once when no tile of the box the two points' tiles span is
+        blocked (a segment never leaves that box), from a summed-area table of blocked tiles built on first use.
+
+        >>> grid = [c == "." for c in "...." ".##." "...."]
+        >>> g = PathGraph(grid, 4, 3)
+        >>> g.clear(0.5, 0.5, 3.5, 0.5), g.clear(0.5, 0.5, 3.5, 2.5)
+        (True, False)
+        """
+        table = self._table
+        if table is None:
+            width = self.width
+            table = [[0] * (width + 1)]
+            for y in range(self.height):
+                row = [0]
+                run = 0
+                above = table[-1]
+                for x in range(width):
+                    run += not self.walkable[y * width + x]
+                    row.append(above[x + 1] + run)
+                table.append(row)
+            self._table = table
+        ax, bx = (x0, x1) if x0 <= x1 else (x1, x0)
+        ay, by = (y0, y1) if y0 <= y1 else (y1, y0)
+        ax, bx, ay, by = math.floor(ax), math.floor(bx), math.floor(ay), math.floor(by)
+        if 0 <= ax and bx < self.width and 0 <= ay and by < self.height and \
+                table[by + 1][bx + 1] - table[ay][bx + 1] - table[by + 1][ax] + table[ay][ax] == 0:
+            return True
+        return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
+
+    def waypoints(self, tiles: list[tuple[int, int]]) -> list[tuple[float, float]]:
+        """``smooth(walkable, width, height, tiles)``, with ``clear`` for the segment checks."""
+        return smooth(self.walkable, self.width, self.height, tiles, self.clear)
 
     def path(self, start: tuple[int, int], goal: tuple[int, int], turn: int = 0) -> list[tuple[int, int]] | None:
         """``astar(walkable, width, height, start, goal, turn=turn)``."""
@@ -251,10 +291,10 @@ class PathGraph:
         start_i = sy * width + sx
         if start_i == goal_i:
             return [start]
-        finder = self._tcod.Pathfinder(self._graph(-1 if self.walkable[start_i] else start_i))
+        finder = self._finder(-1 if self.walkable[start_i] else start_i)
         finder.add_root((gy, gx))
         finder.resolve((sy, sx))
-        dist = finder.distance.ravel().astype(self._np.int64)    # int64: an unseen tile plus a step cannot wrap
+        dist = memoryview(finder.distance.ravel())     # items read as Python ints (no numpy scalar arithmetic)
         if dist[start_i] >= _UNSEEN:
             return None
         return _walk_back(dist, self.walkable, width, start_i, goal_i, turn)
@@ -320,11 +360,13 @@ def segment_clear(walkable: list, width: int, height: int,
     return False
 
 
-def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]]) -> list[tuple[float, float]]:
+def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]],
+           clear=None) -> list[tuple[float, float]]:
     """Tile path -> waypoints at tile centres, dropping those a straight walk can skip.
 
     The first and last points are always kept; from each kept point the walk goes to the farthest later point
-    it reaches by a clear straight segment (``segment_clear``).
+    it reaches by a clear straight segment (``segment_clear``, or ``clear``: a function of (x0, y0, x1, y1)
+    giving the same answers faster, as ``PathGraph.clear``).
 
     >>> grid = [c == "." for c in "...." ".##." "...."]
     >>> smooth(grid, 4, 3, astar(grid, 4, 3, (0, 0), (3, 2)))
@@ -332,13 +374,16 @@ def smooth(walkable: list, width: int, height: int, path: list[tuple[int, int]])
     """
     if not path:
         return []
+    if clear is None:
+        def clear(x0, y0, x1, y1):
+            return segment_clear(walkable, width, height, x0, y0, x1, y1)
     pts = [(x + 0.5, y + 0.5) for x, y in path]
     out = [pts[0]]
     i = 0
     last = len(pts) - 1
     while i < last:
         j = i + 1
-        while j < last and segment_clear(walkable, width, height, pts[i][0], pts[i][1], pts[j + 1][0], pts[j + 1][1]):
+        while j < last and clear(pts[i][0], pts[i][1], pts[j + 1][0], pts[j + 1][1]):
             j += 1
         out.append(pts[j])
         i = j

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ai.pathfinding import PathGraph, bfs_labels, segment_clear, smooth
+from ai.pathfinding import PathGraph, bfs_labels
 from content.loader import TileMap
 from content.tiles import LEGEND
 
@@ -96,8 +96,15 @@ class NavGrid:
         ys = {math.floor(y - EDGE), math.floor(y + EDGE)}
         return any(self.is_cover(a, b) for a in xs for b in ys)
 
+    def paths(self) -> PathGraph:
+        """The path search and segment checks over the grid as it is now (built again after a change)."""
+        if self._graph is None:
+            self._graph = PathGraph(self.walkable, self.width, self.height)
+        return self._graph
+
     def clear_line(self, x0: float, y0: float, x1: float, y1: float) -> bool:
-        return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
+        """``segment_clear`` on the grid as it is now (``PathGraph.clear``: the same answer, faster in the open)."""
+        return self.paths().clear(x0, y0, x1, y1)
 
     def find_path(self, start: tuple[int, int], goal: tuple[int, int]) -> list[tuple[float, float]] | None:
         """Smoothed waypoints (tile centres) from start tile to goal tile, or None. Cached per door state."""
@@ -108,10 +115,9 @@ class NavGrid:
         # the neighbour order turned with the start's quarter of the map: mirror-image searches find mirror paths
         right, lower = start[0] * 2 + 1 >= self.width, start[1] * 2 + 1 >= self.height
         turn = (1 if right else 0) if not lower else (2 if right else 3)
-        if self._graph is None:
-            self._graph = PathGraph(self.walkable, self.width, self.height)
-        tiles = self._graph.path(start, goal, turn=turn)
-        result = None if tiles is None else smooth(self.walkable, self.width, self.height, tiles)
+        graph = self.paths()
+        tiles = graph.path(start, goal, turn=turn)
+        result = None if tiles is None else graph.waypoints(tiles)
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = result

@@ -134,3 +134,15 @@ def test_a_half_turned_search_on_a_point_symmetric_map_finds_the_half_turned_pat
     path = PathGraph(walk, w, h).path(start, goal, turn=turn)
     image = PathGraph(walk, w, h).path(half(start), half(goal), turn=turn + 2)
     assert image == (None if path is None else [half(p) for p in path])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_maps(), st.lists(st.floats(0, 1, exclude_max=True), min_size=4, max_size=4))
+def test_the_box_shortcut_answers_as_the_segment_walk(case, fractions):
+    walk, w, h, _start, _goal, _turn = case
+    x0, y0, x1, y1 = (f * n for f, n in zip(fractions, (w, h, w, h)))
+    graph = PathGraph(walk, w, h)
+    assert graph.clear(x0, y0, x1, y1) == segment_clear(walk, w, h, x0, y0, x1, y1)
+    tiles = [(x, y) for x in range(w) for y in range(h) if walk[y * w + x]][:2]
+    if len(tiles) == 2 and (path := graph.path(*tiles)) is not None:
+        assert graph.waypoints(path) == smooth(walk, w, h, path)
