@@ -273,14 +273,14 @@ class Fog:
         b_viewers: list[set] = [set() for _ in self.visible]
         rows = sorted(esper.get_components(Team, Position, Health, UnitKind))
         n = len(rows)
+        comps = [c for _e, c in rows]
         eids = [eid for eid, _c in rows]
-        kinds = [c[3].kind for _e, c in rows]
-        teams = [c[0].team for _e, c in rows]
-        xs = [c[1].x for _e, c in rows]
-        ys = [c[1].y for _e, c in rows]
+        teams = [c[0].team for c in comps]
+        kinds = [c[3].kind for c in comps]
+        healths = [c[2] for c in comps]
         u_team = np.array(teams, dtype=np.int64)
-        u_x = np.array(xs, dtype=np.float64)
-        u_y = np.array(ys, dtype=np.float64)
+        u_x = np.array([c[1].x for c in comps], dtype=np.float64)
+        u_y = np.array([c[1].y for c in comps], dtype=np.float64)
         sight_of = {k: (int(math.ceil(units[k].sight)) if k in units else 8) for k in set(kinds)}
         u_sight = np.array([sight_of[k] for k in kinds], dtype=np.int64)
         # a unit on a tile edge (to a millionth) sees from the tiles on both sides (edge_tiles, vectorised); the
@@ -288,9 +288,15 @@ class Fog:
         corners = self.corner_tiles(u_x, u_y)
         size = w * self.height
         if n:
+            # one (team, tile, sight) key per distinct viewer, sorted, so each team's viewers are one run
             keys = np.unique((u_team * size + corners) * 1024 + u_sight)
-            for key in keys.tolist():
-                viewers[key // 1024 // size].add((key // 1024 % size, key % 1024))
+            k_team = keys // (1024 * size)
+            k_tile = (keys // 1024 % size).tolist()
+            k_sight = (keys % 1024).tolist()
+            bounds = np.searchsorted(k_team, np.arange(len(viewers) + 1)).tolist()
+            for team in range(len(viewers)):
+                lo, hi = bounds[team], bounds[team + 1]
+                viewers[team].update(zip(k_tile[lo:hi], k_sight[lo:hi]))
         tick = world.tick
         b_eid, b_team, b_rows, b_keys = [], [], [], []
         statics, fresh = self._bstatic, {}
@@ -328,8 +334,9 @@ class Fog:
             spotted_by.append(others[self.seen_at(team, corners[:, others])].tolist())
         # one memory row per spotted unit, shared by every team that sees it (rows are replaced, never changed in
         # place)
-        unit_rows = {i: [teams[i], kinds[i], float(xs[i]), float(ys[i]), rows[i][1][2].hp, rows[i][1][2].max_hp,
-                         tick] for i in set().union(*spotted_by)}
+        xs, ys = u_x.tolist(), u_y.tolist()
+        unit_rows = {i: [teams[i], kinds[i], xs[i], ys[i], healths[i].hp, healths[i].max_hp, tick]
+                     for i in set().union(*spotted_by)}
         present = set(b_eid)
         for team, spotted in enumerate(spotted_by):
             grid = self.visible[team]
@@ -338,7 +345,7 @@ class Fog:
             spotted_eids = [eids[i] for i in spotted]
             memory.update(zip(spotted_eids, [unit_rows[i] for i in spotted]))
             alive_here = set(spotted_eids)
-            stale = [eid for eid in sorted(memory) if eid not in alive_here]
+            stale = [eid for eid in memory if eid not in alive_here]       # (which, not in what order)
             if stale:
                 last = [memory[e] for e in stale]
                 mx = np.array([row[2] for row in last], dtype=np.float64)

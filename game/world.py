@@ -147,7 +147,7 @@ class World:
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
-        self._corners: dict[int, tuple] = {}
+        self._seen_every: tuple = (None, {})         # ((tick, fog version), _seen_all() then)
         self._known_buildings: dict[int, tuple] = {}
         self._enemies: dict[int, tuple] = {}
         self.name = f"rts-match-{next(_world_ids)}"
@@ -319,24 +319,40 @@ class World:
         cached = self._seen.get(team)
         if cached is not None and cached[0] == self.tick:
             return cached[1]
+        index = self.team_index()
+        seen_all = self._seen_all()
         out = {}
-        for other, (ids, xs, ys) in self.team_index().items():
+        for other, (ids, xs, ys) in index.items():
             if not self.enemies(team, other):
                 out[other] = (ids, xs, ys)
                 continue
-            seen = self.fog.seen_at(team, self._corner_tiles(other))
+            seen = seen_all[other][team]
             out[other] = (ids[seen], xs[seen], ys[seen])
         self._seen[team] = (self.tick, out)
         return out
 
-    def _corner_tiles(self, team: int) -> np.ndarray:
-        """``Fog.corner_tiles`` of ``team_index()[team]``'s units, once per tick (every viewer reads the same)."""
-        cached = self._corners.get(team)
-        if cached is None or cached[0] != self.tick:
-            _ids, xs, ys = self.team_index()[team]
-            cached = (self.tick, self.fog.corner_tiles(xs, ys))
-            self._corners[team] = cached
-        return cached[1]
+    def _seen_all(self) -> dict[int, np.ndarray]:
+        """team -> a (teams, n) bool array: which of ``team_index()[team]``'s units each team sees now. Once per
+        tick for every team together: one ``Fog.corner_tiles`` over every unit and one read of the stacked visible
+        grids (every viewer's ``seen_index`` reads its row)."""
+        key = (self.tick, self.fog.version)
+        if self._seen_every[0] == key:
+            return self._seen_every[1]
+        index = self.team_index()
+        order = list(index)
+        seen: dict[int, np.ndarray] = {}
+        if order:
+            xs = np.concatenate([index[t][1] for t in order])
+            ys = np.concatenate([index[t][2] for t in order])
+            corners = self.fog.corner_tiles(xs, ys)                                  # (4, n)
+            every = np.stack(self.fog.visible)[:, corners].any(axis=1)                # (teams, n)
+            at = 0
+            for t in order:
+                n = len(index[t][0])
+                seen[t] = every[:, at:at + n]
+                at += n
+        self._seen_every = (key, seen)
+        return seen
 
     def known_building_index(self, team: int) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """``building_index()`` as ``team`` may know it: enemy buildings it has seen and that still stand (under
