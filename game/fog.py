@@ -30,6 +30,7 @@ PERIOD = 6                 # ticks between updates (5 per second)
 UNIT_MEMORY = 30 * 30      # ticks a remembered enemy unit stays remembered without being seen again
 CACHE_LIMIT = 20_000       # (tile, radius) visibility masks kept
 EDGE = 1e-6                # a point this close to a tile edge is on it
+VIEWER = 1024              # a unit viewer's key: tile * VIEWER + sight radius (sight is capped below it)
 
 
 def edge_tiles(v: float, size: int) -> set[int]:
@@ -64,6 +65,7 @@ class Fog:
         self._foot_cache: tuple | None = None
         self._bstatic: dict[int, tuple] = {}       # building -> ((team, kind, tx, ty, w, h), its (tile, sight) viewers)
         self._standing: dict[int, tuple] = {}       # team -> (its buildings' viewers, the tiles they see)
+        self._watch: dict[int, tuple] = {}          # team -> (its units' viewers, how many of them see each tile)
         if not enabled:
             for grid in self.visible + self.explored:
                 grid[:] = True
@@ -161,6 +163,7 @@ class Fog:
         self._opaque2d = opaque.reshape(self.height, self.width)
         self._cache.clear()
         self._standing.clear()
+        self._watch.clear()
         self._doors_version = nav.door_version
 
     def _rays(self, radius: int) -> tuple:
@@ -222,6 +225,30 @@ class Fog:
         self._cache[key] = mask
         return mask
 
+    def _unit_sight(self, team: int, seen: set) -> np.ndarray:
+        """How many of the team's distinct unit viewers (``tile * VIEWER + radius`` keys) see each flat tile:
+        kept from the last update and changed by the viewers that left and came (between two updates most units
+        keep their tile, or a few step one further), built afresh when more than half changed or the doors did.
+        ``count > 0`` is the union of the viewers' masks, whichever way the count was reached."""
+        kept = self._watch.get(team)
+        if kept is not None:
+            old, count = kept
+            gone, came = old - seen, seen - old
+            if len(gone) + len(came) <= len(seen) // 2:
+                for v in gone:
+                    count[self._mask(v // VIEWER, v % VIEWER)] -= 1       # (a mask lists each tile once)
+                for v in came:
+                    count[self._mask(v // VIEWER, v % VIEWER)] += 1
+                self._watch[team] = (seen, count)
+                return count
+        size = self.width * self.height
+        if seen:
+            count = np.bincount(np.concatenate([self._mask(v // VIEWER, v % VIEWER) for v in seen]), minlength=size)
+        else:
+            count = np.zeros(size, dtype=np.int64)
+        self._watch[team] = (seen, count)
+        return count
+
     def _standing_sight(self, team: int, seen: set) -> np.ndarray:
         """The flat tiles a team's buildings see: buildings seldom change, so the union of their masks is kept
         while the same (tile, radius) viewers stand (and the doors stay as they are)."""
@@ -269,7 +296,7 @@ class Fog:
         w = self.width
         units = world.content.units
         bdefs = world.content.buildings
-        viewers: list[set] = [set() for _ in self.visible]
+        viewers: list[set] = [set() for _ in self.visible]       # per team: tile * VIEWER + sight
         b_viewers: list[set] = [set() for _ in self.visible]
         rows = sorted(esper.get_components(Team, Position, Health, UnitKind))
         n = len(rows)
@@ -289,16 +316,13 @@ class Fog:
         size = w * self.height
         if n:
             # one (team, tile, sight) key per distinct viewer, sorted, so each team's viewers are one run
-            keys = np.unique((u_team * size + corners) * 1024 + u_sight)
-            k_team = keys // (1024 * size)
-            k_tile = (keys // 1024 % size).tolist()
-            k_sight = (keys % 1024).tolist()
-            bounds = np.searchsorted(k_team, np.arange(len(viewers) + 1)).tolist()
+            keys = np.unique((u_team * size + corners) * VIEWER + u_sight)
+            bounds = np.searchsorted(keys, np.arange(len(viewers) + 1) * (size * VIEWER)).tolist()
+            keys = (keys % (size * VIEWER)).tolist()
             for team in range(len(viewers)):
-                lo, hi = bounds[team], bounds[team + 1]
-                viewers[team].update(zip(k_tile[lo:hi], k_sight[lo:hi]))
+                viewers[team] = set(keys[bounds[team]:bounds[team + 1]])
         tick = world.tick
-        b_eid, b_team, b_rows, b_keys = [], [], [], []
+        b_eid, b_team, b_health, b_keys = [], [], [], []
         statics, fresh = self._bstatic, {}
         for eid, (team, b, health) in sorted(esper.get_components(Team, Building, Health)):
             key = (team.team, b.kind, b.tx, b.ty, b.w, b.h)
@@ -315,56 +339,67 @@ class Fog:
             b_eid.append(eid)
             b_team.append(team.team)
             b_keys.append(key)
-            b_rows.append([*key, health.hp, health.max_hp])
+            b_health.append(health)
         self._bstatic = fresh
         foot, starts, on_map = self._footprints(b_keys)
         sides = world.sides
         side_arr = np.array(sides, dtype=np.int64)
+        u_side = side_arr[u_team]
+        b_side = side_arr[np.array(b_team, dtype=np.int64)]
         # each team's visible grid and explored ground, and the enemy units it spots
         spotted_by = []
         for team, seen in enumerate(viewers):
             grid = self.visible[team]
-            grid[:] = False
-            if seen:
-                grid[np.concatenate([self._mask(tile, r) for tile, r in seen])] = True
+            np.greater(self._unit_sight(team, seen), 0, out=grid)
             if b_viewers[team]:
                 grid[self._standing_sight(team, b_viewers[team])] = True
             self.explored[team] |= grid
-            others = np.flatnonzero(side_arr[u_team] != sides[team])
+            others = np.flatnonzero(u_side != sides[team])
             spotted_by.append(others[self.seen_at(team, corners[:, others])].tolist())
         # one memory row per spotted unit, shared by every team that sees it (rows are replaced, never changed in
         # place)
         xs, ys = u_x.tolist(), u_y.tolist()
         unit_rows = {i: [teams[i], kinds[i], xs[i], ys[i], healths[i].hp, healths[i].max_hp, tick]
                      for i in set().union(*spotted_by)}
-        present = set(b_eid)
+        # what each team sees of the other sides, and what it forgets: a remembered unit out of sight now is
+        # forgotten once its memory is too old or the spot it is remembered at is in sight (every team's
+        # remembered spots read at once)
+        stale_by, last = [], []
         for team, spotted in enumerate(spotted_by):
-            grid = self.visible[team]
-            # what the team sees of the other sides, and what it forgets
             memory = self.units[team]
             spotted_eids = [eids[i] for i in spotted]
             memory.update(zip(spotted_eids, [unit_rows[i] for i in spotted]))
-            alive_here = set(spotted_eids)
-            stale = [eid for eid in memory if eid not in alive_here]       # (which, not in what order)
-            if stale:
-                last = [memory[e] for e in stale]
-                mx = np.array([row[2] for row in last], dtype=np.float64)
-                my = np.array([row[3] for row in last], dtype=np.float64)
-                when = np.array([row[6] for row in last], dtype=np.int64)
-                forget = (tick - when > UNIT_MEMORY) | self.seen_mask(team, mx, my)
+            stale = list(memory.keys() - spotted_eids)                # (which, not in what order)
+            stale_by.append(stale)
+            last += [memory[e] for e in stale]
+        if last:
+            spots = self.corner_tiles(np.array([row[2] for row in last], dtype=np.float64),
+                                      np.array([row[3] for row in last], dtype=np.float64))
+            too_old = tick - np.array([row[6] for row in last], dtype=np.int64) > UNIT_MEMORY
+            at = 0
+            for team, stale in enumerate(stale_by):
+                part = slice(at, at + len(stale))
+                at += len(stale)
+                forget = too_old[part] | self.visible[team][spots[:, part]].any(axis=0)
+                memory = self.units[team]
                 for i in np.flatnonzero(forget).tolist():
                     del memory[stale[i]]
+        present = set(b_eid)
+        b_rows: dict[int, list] = {}
+        for team in range(len(spotted_by)):
+            grid = self.visible[team]
             known = self.buildings[team]
-            if b_rows:
-                # a building is in sight when any tile of its footprint is
-                in_sight = np.logical_or.reduceat(grid[foot], starts) & on_map
-                for eid, other, row, looked in zip(b_eid, b_team, b_rows, in_sight.tolist()):
-                    if looked and sides[other] != sides[team]:
-                        known[eid] = row
+            if b_eid:
+                # an enemy building is in sight when any tile of its footprint is: remembered as it is now (one
+                # row per building, shared by the teams that see it)
+                in_sight = np.logical_or.reduceat(grid[foot], starts) & on_map & (b_side != sides[team])
+                for i in np.flatnonzero(in_sight).tolist():
+                    row = b_rows.get(i)
+                    if row is None:
+                        row = b_rows[i] = [*b_keys[i], b_health[i].hp, b_health[i].max_hp]
+                    known[b_eid[i]] = row
             square = grid.reshape(self.height, w)
-            for eid in sorted(known):
-                if eid in present:
-                    continue
+            for eid in [eid for eid in known if eid not in present]:
                 _o, _k, tx, ty, bw, bh, _hp, _m = known[eid]
                 if square[ty:ty + bh, tx:tx + bw].any():
                     del known[eid]                       # its ground is seen, and it is not there: gone

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import Building, Position, Team, UnitKind
-from game.fog import UNIT_MEMORY, Fog
+from game.fog import UNIT_MEMORY, VIEWER, Fog
 from game.world import World
 
 
@@ -180,6 +180,39 @@ def test_vectorised_sight_is_the_pointwise_rule(xs, ys, lit):
     expected = [fog.sees(0, float(x), float(y)) for x, y in zip(px, py)]
     assert fog.seen_mask(0, px, py).tolist() == expected
     assert fog.seen_at(0, fog.corner_tiles(px, py)).tolist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 12 * 9 - 1), st.sampled_from([2, 3, 5])), max_size=14),
+       st.lists(st.sets(st.tuples(st.integers(0, 12 * 9 - 1), st.sampled_from([2, 3, 5])), max_size=3),
+                min_size=1, max_size=8))
+def test_the_kept_unit_sight_count_is_the_union_of_the_viewers_masks(first, toggles):
+    """Between updates a team's unit sight is changed by the viewers that left and came, or built afresh: after
+    any sequence of viewer sets, ``count > 0`` is exactly the union of the current viewers' masks, and the count
+    is how many of them see each tile."""
+    rows = ["............",
+            "....#.......",
+            "....#...#...",
+            "........#...",
+            "..##........",
+            "............",
+            ".......##...",
+            "............",
+            "............"]
+    fog = Fog(stub_world(rows), True)
+    viewers = set(first)
+    for toggle in [set()] + toggles:
+        viewers ^= toggle                   # a few viewers leave or come (more than half: built afresh)
+        count = fog._unit_sight(0, {tile * VIEWER + r for tile, r in viewers})
+        expected = np.zeros(12 * 9, dtype=np.int64)
+        for tile, r in viewers:
+            expected[fog._mask(tile, r)] += 1
+        assert count.tolist() == expected.tolist()
+    # a step of one viewer among six changes the kept count in place
+    viewers = {(13, 3), (14, 3), (27, 5), (60, 2), (61, 2), (100, 3)}
+    kept = fog._unit_sight(0, {tile * VIEWER + r for tile, r in viewers})
+    again = fog._unit_sight(0, {tile * VIEWER + r for tile, r in viewers - {(60, 2)} | {(62, 2)}})
+    assert again is kept and kept.sum() == sum(len(fog._mask(t, r)) for t, r in viewers - {(60, 2)} | {(62, 2)})
 
 
 def test_the_hunt_point_for_a_start_under_a_headquarters_is_open_ground_beside_it(content):
