@@ -39,6 +39,20 @@ def edge_tiles(v: float, size: int) -> set[int]:
     return {min(size - 1, max(0, int(math.floor(v - EDGE)))), min(size - 1, max(0, int(math.floor(v + EDGE))))}
 
 
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of a non-empty 1-d array, ascending: ``np.unique``'s answer, by a sort and a
+    neighbour compare (numpy 2's hashing ``unique`` costs four times as much on the ~1,600 keys of an update).
+
+    >>> _distinct(np.array([5, 1, 5, 3, 1])).tolist()
+    [1, 3, 5]
+    """
+    ordered = np.sort(keys)
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
+
+
 class Fog:
     """The fog state of one match (``world.fog``)."""
 
@@ -316,7 +330,7 @@ class Fog:
         size = w * self.height
         if n:
             # one (team, tile, sight) key per distinct viewer, sorted, so each team's viewers are one run
-            keys = np.unique((u_team * size + corners) * VIEWER + u_sight)
+            keys = _distinct(((u_team * size + corners) * VIEWER + u_sight).ravel())
             bounds = np.searchsorted(keys, np.arange(len(viewers) + 1) * (size * VIEWER)).tolist()
             keys = (keys % (size * VIEWER)).tolist()
             for team in range(len(viewers)):
