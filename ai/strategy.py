@@ -53,6 +53,8 @@ class Tuning:
     """A profile's numbers (content/schema.py ``PlannerDef`` holds the same fields, with their ranges)."""
     worker_target: int = 16          # gathering workers wanted
     barracks: int = 2                # production buildings wanted before the army posture saturates them
+    barracks_at: int = 0             # workers before the first barracks, unless an enemy army has been seen or
+                                     # the base is threatened (0: at once)
     max_barracks: int = 4
     turrets: int = 0                 # turrets the tech posture builds (defend builds one more when threatened)
     armory: bool = True              # the tech posture builds an armory (heavies)
@@ -184,6 +186,20 @@ def symbols(facts: dict, t: Tuning, blocked=()) -> dict:
     return out
 
 
+def barracks_due(facts: dict, t: Tuning) -> bool:
+    """May a barracks be built now? Always once one stands or is under way; the first waits for ``barracks_at``
+    workers unless an enemy army has been seen or the base is threatened (a rush is answered at once).
+
+    >>> t = Tuning(barracks_at=8)
+    >>> barracks_due(example_facts(workers=6), t), barracks_due(example_facts(workers=8), t)
+    (False, True)
+    >>> barracks_due(example_facts(workers=6, enemy_army=50.0), t)
+    True
+    """
+    return (facts["barracks"] + facts.get("pending_barracks", 0) > 0 or facts["workers"] >= t.barracks_at
+            or facts["threat"] or facts["enemy_army"] > 0)
+
+
 def _symbols(facts: dict, t: Tuning) -> dict:
     barracks = facts["barracks"] + facts.get("pending_barracks", 0)
     return {
@@ -194,7 +210,7 @@ def _symbols(facts: dict, t: Tuning) -> dict:
         "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < 200
                        and not facts["building_supply"],
         "barracks_short": barracks < (t.max_barracks if facts["stock"] >= 300 else t.barracks),
-        "can_barracks": barracks < t.max_barracks,
+        "can_barracks": barracks < t.max_barracks and barracks_due(facts, t),
         "has_barracks": facts["barracks"] > 0,
         "no_barracks": barracks == 0,
         "armory_wanted": t.armory and not facts["armory"] and facts["barracks"] > 0,
@@ -212,12 +228,12 @@ def tech_left(facts: dict, t: Tuning) -> int:
     barracks = facts["barracks"] + facts.get("pending_barracks", 0)
     if barracks and facts["army"] < t.guard_army:
         return 0                        # a barracks and no guard yet: the guard comes before more buildings
-    left = max(0, t.barracks - barracks)
+    left = max(0, t.barracks - barracks) if barracks_due(facts, t) else 0
     if t.armory and not facts["armory"] and facts["barracks"] > 0:
         left += 1
     if facts["barracks"] > 0:
         left += max(0, t.turrets - facts["turrets"])
-    if facts["stock"] >= 300 and barracks < t.max_barracks:
+    if facts["stock"] >= 300 and barracks < t.max_barracks and barracks_due(facts, t):
         left += 1
     return left
 
@@ -274,4 +290,4 @@ class StrategyPlanner:
 
 
 __all__ = ["POSTURES", "ORDERS", "Tuning", "StrategyPlanner", "DOMAIN", "candidates", "emergencies", "symbols",
-           "example_facts", "tech_left"]
+           "example_facts", "tech_left", "barracks_due"]

@@ -265,6 +265,8 @@ class PlannerDef(Strict):
     worker_target: int = Field(default=16, ge=1, le=100, description="gathering workers it wants")
     barracks: int = Field(default=2, ge=1, le=10, description="barracks it builds before saving for the army")
     max_barracks: int = Field(default=4, ge=1, le=12, description="barracks it builds while money piles up")
+    barracks_at: int = Field(default=0, ge=0, le=100, description="workers it has before its first barracks, "
+                             "unless an enemy army has been seen or its base is threatened (0: at once)")
     turrets: int = Field(default=0, ge=0, le=10, description="turrets the tech posture builds (one more when "
                                                              "the base is threatened)")
     armory: bool = Field(default=True, description="the tech posture builds an armory (heavy units)")
