@@ -78,7 +78,7 @@ def example_facts(**over) -> dict:
              "threat_value": 0.0, "threat": False, "enemy_army": 0.0, "barracks": 0, "armory": 0, "turrets": 0,
              "depots": 0,
              "idle_production": 0, "hq_idle": True, "enemy_known": False, "intel_age": 999.0, "building_supply": False,
-             "pending_barracks": 0}
+             "pending_barracks": 0, "enemy_production": 0}
     facts.update(over)
     return facts
 
@@ -188,16 +188,17 @@ def symbols(facts: dict, t: Tuning, blocked=()) -> dict:
 
 def barracks_due(facts: dict, t: Tuning) -> bool:
     """May a barracks be built now? Always once one stands or is under way; the first waits for ``barracks_at``
-    workers unless an enemy army has been seen or the base is threatened (a rush is answered at once).
+    workers unless the enemy is known to have production (a barracks seen), an enemy army has been seen or the
+    base is threatened: a rush is answered at once.
 
     >>> t = Tuning(barracks_at=8)
     >>> barracks_due(example_facts(workers=6), t), barracks_due(example_facts(workers=8), t)
     (False, True)
-    >>> barracks_due(example_facts(workers=6, enemy_army=50.0), t)
-    True
+    >>> barracks_due(example_facts(workers=6, enemy_army=50.0), t), barracks_due(example_facts(enemy_production=1), t)
+    (True, True)
     """
     return (facts["barracks"] + facts.get("pending_barracks", 0) > 0 or facts["workers"] >= t.barracks_at
-            or facts["threat"] or facts["enemy_army"] > 0)
+            or facts["threat"] or facts["enemy_army"] > 0 or facts.get("enemy_production", 0) > 0)
 
 
 def _symbols(facts: dict, t: Tuning) -> dict:

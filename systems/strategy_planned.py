@@ -34,7 +34,7 @@ import numpy as np
 from ai.records import PlanRecord, StrategyDecision
 from ai.status import FAILURE, RUNNING
 from ai.strategy import StrategyPlanner, Tuning
-from components import Health, Position, Stance, UnitKind
+from components import Building, Health, Position, Stance, UnitKind
 from game.economy import population_cap, population_used, stockpile, walkable_near
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
 from systems.reflexes import HIT_MEMORY
@@ -301,8 +301,14 @@ class PlannedTeam(TeamView):
         hq = self._hq_id()
         idle = sum(1 for eid, b in self.buildings if b.done and b.kind != "hq" and defs[b.kind].trains
                    and not world.ledger.queue_of(eid, "production"))
-        known = any(world.enemies(team, other) and len(ids)
-                    for other, (ids, _x, _y) in world.known_building_index(team).items())
+        known = False
+        enemy_production = 0            # enemy buildings that train an army (not headquarters) it knows of
+        for other, (ids, _x, _y) in world.known_building_index(team).items():
+            if world.enemies(team, other) and len(ids):
+                known = True
+                for eid in ids.tolist():
+                    bdef = defs.get(esper.component_for_entity(eid, Building).kind)
+                    enemy_production += bdef is not None and bool(bdef.trains) and not bdef.headquarters
         cap, used = population_cap(world, team), population_used(world, team)
         return {
             "minute": round(world.tick / world.hz / 60.0, 3),
@@ -316,7 +322,7 @@ class PlannedTeam(TeamView):
             "building_supply": kinds.get(supply, 0) > done.get(supply, 0),
             "idle_production": idle,
             "hq_idle": hq is not None and len(world.ledger.queue_of(hq, "production")) < 2,
-            "enemy_known": known, "intel_age": round(intel_age, 2),
+            "enemy_known": known, "intel_age": round(intel_age, 2), "enemy_production": enemy_production,
         }
 
     def _hq_id(self) -> int | None:
