@@ -288,6 +288,9 @@ class PlannerDef(Strict):
                                                                      "ordinary switch")
     flee: float = Field(default=6.0, ge=0, le=30.0, description="tiles: a worker flees armed enemies this near "
                                                                 "(0: never)")
+    militia: float = Field(default=0.0, ge=0, le=100.0, description="the free workers attack the enemies that "
+                           "threaten the base when they and the army at home are at least this many times as many "
+                           "(0: never; they flee armed enemies)")
 
 
 class StrategyDef(Strict):

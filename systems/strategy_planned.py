@@ -756,21 +756,41 @@ class PlannedTeam(TeamView):
 
     # -- workers with brains --------------------------------------------------------------------------------
     def workers_think(self) -> None:
-        """Each worker: in danger (armed enemies within ``flee`` tiles), fight back when the danger is only
-        enemy workers and the workers about outnumber them, else run to the far side of the headquarters; when
-        the danger has gone, back to work (``_gather``: mine the nearest free field, or take a load home)."""
+        """Each worker (unless the whole crew is sent against the threats at the base: ``_militia``): in danger
+        (armed enemies within ``flee`` tiles, or the enemy that hit it in the last ``HIT_MEMORY`` ticks, wherever
+        it shoots from), fight back when the danger is only enemy workers and the workers about outnumber them,
+        else run to the far side of the headquarters; when the danger has gone, back to work (``_gather``: mine
+        the nearest free field, or take a load home)."""
         world, team = self.world, self.team
         flee = float(self.p.planner.flee)
         st = self.state
-        if flee > 0 and self.workers:
-            ex, ey, ew = [], [], []
+        if self._militia():
+            pass                                # every free worker is fighting the threats at the base
+        elif flee > 0 and self.workers:
+            ex, ey, ew, at = [], [], [], {}
             for other, (ids, xs, ys) in sorted(world.seen_index(team).items()):
                 if not world.enemies(team, other) or not len(ids):
                     continue
                 for i, eid in enumerate(ids.tolist()):
+                    at[eid] = len(ex)
                     ex.append(float(xs[i]))
                     ey.append(float(ys[i]))
                     ew.append(world.content.units[esper.component_for_entity(eid, UnitKind).kind].worker is not None)
+            # an enemy that hit a worker a moment ago is danger even unseen (a scout shoots from 9 tiles, past a
+            # worker's sight): the shot shows where it came from
+            for eid, _p, _w in self.workers:
+                stance = esper.try_component(eid, Stance)
+                if stance is None or world.tick - stance.hit_tick > HIT_MEMORY or stance.attacker in at \
+                        or not esper.entity_exists(stance.attacker):
+                    continue
+                apos = esper.try_component(stance.attacker, Position)
+                kind = esper.try_component(stance.attacker, UnitKind)
+                if apos is None or kind is None:
+                    continue
+                at[stance.attacker] = len(ex)
+                ex.append(float(apos.x))
+                ey.append(float(apos.y))
+                ew.append(world.content.units[kind.kind].worker is not None)
             mine = np.array([(p.x, p.y) for _e, p, _w in self.workers])
             hx, hy = self._headquarters()
             if ex:
@@ -781,6 +801,11 @@ class PlannedTeam(TeamView):
                         continue
                     d2 = (exs - pos.x) ** 2 + (eys - pos.y) ** 2
                     near = d2 <= flee * flee
+                    # the enemy that hit it a moment ago is danger too, however far it shoots from (a scout's
+                    # range is 9, past the flee distance: the miners were shot down at their work)
+                    stance = esper.try_component(eid, Stance)
+                    if stance is not None and world.tick - stance.hit_tick <= HIT_MEMORY and stance.attacker in at:
+                        near[at[stance.attacker]] = True
                     if not near.any():
                         continue
                     n_enemy = int(near.sum())
@@ -825,6 +850,35 @@ class PlannedTeam(TeamView):
                     world.ledger.cancel(current.id, "too far from home")
                     self.builders[eid] = -1         # idle from next think, then mines
         self._gather()
+
+    def _militia(self) -> bool:
+        """A profile's ``militia``: when enemies threaten the base (``_threats``) and the free workers plus the
+        army at home are at least ``militia`` times as many, every free worker attacks the threat nearest it, as
+        a player pulls miners against an early raid that would otherwise pick them and each new unit off one by
+        one; they go back to work when the threats are gone (or past ``BASE_RADIUS``, below). Returns whether
+        the workers were sent."""
+        ratio = float(self.p.planner.militia)
+        if ratio <= 0 or not self.workers or not self.buildings:
+            return False
+        threats = self._threats()
+        if not threats:
+            return False
+        hx, hy = self._headquarters()
+        free = [(eid, pos) for eid, pos, _w in self.workers if eid not in self.builders]
+        home = sum(1 for _e, p in self.army_units() if (p.x - hx) ** 2 + (p.y - hy) ** 2 <= LEASH * LEASH)
+        if not free or len(free) + home < ratio * len(threats):
+            return False
+        txs = np.array([t[1] for t in threats])
+        tys = np.array([t[2] for t in threats])
+        ledger = self.world.ledger
+        for eid, pos in free:
+            target = threats[int(np.argmin((txs - pos.x) ** 2 + (tys - pos.y) ** 2))][0]
+            current = ledger.current(eid)
+            if current is None or current.kind != "attack" or current.target != target:
+                self._submit("attack", eid, target)
+            self.builders[eid] = -1              # busy: not sent to mine this think
+            self.state.fleeing.discard(eid)
+        return True
 
     def _enemy_id_at(self, x: float, y: float) -> int:
         found = self.world.nearest_enemy(self.team, x, y)

@@ -78,6 +78,19 @@ def test_the_guard_army_comes_before_more_buildings_and_before_workers_under_thr
     assert "train_worker" in planner.upkeep(dict(rushed, army=4))      # the guard stands: workers again
 
 
+def test_the_first_barracks_waits_for_its_workers_unless_the_enemy_shows_a_rush():
+    from ai.strategy import barracks_due, tech_left
+    t = Tuning(barracks_at=8)
+    planner = StrategyPlanner(t)
+    early = example_facts(workers=5)
+    assert not barracks_due(early, t) and tech_left(early, t) == 0
+    assert "build_barracks" not in planner.plan("economy", early)
+    assert planner.plan("economy", dict(early, workers=8))[0] == "build_barracks"
+    for sign in ({"enemy_production": 1}, {"enemy_army": 50.0}, {"threat": True, "threat_value": 60.0}):
+        assert planner.plan("economy", dict(early, **sign))[0] == "build_barracks", sign
+    assert barracks_due(early, Tuning())                          # barracks_at 0: at once, as before
+
+
 # -- the host ---------------------------------------------------------------------------------------------------
 def _world(content, a="ai_balanced", b="macro", seed=1):
     return World(content, "econ_duel", seed, strategies={0: a, 1: b})
@@ -160,6 +173,76 @@ def test_workers_flee_an_armed_enemy_and_fight_back_against_workers(content):
         for _ in range(60):
             world.step()
         assert fled not in st.fleeing
+    finally:
+        world.close()
+
+
+def _with_militia(content, ratio):
+    import dataclasses
+    profile = content.strategies["ai_balanced"]
+    strategies = dict(content.strategies)
+    strategies["ai_balanced"] = profile.model_copy(
+        update={"planner": profile.planner.model_copy(update={"militia": ratio})})
+    return dataclasses.replace(content, strategies=strategies)
+
+
+def test_the_crew_is_pulled_against_a_raid_it_outnumbers_and_flees_one_it_does_not(content):
+    from game.scenario import spawn_unit
+    for raiders, pulled in ((1, True), (3, False)):        # two or three free workers (builders aside): >= 2 x 1, < 2 x 3
+        world = _world(_with_militia(content, 2.0), "ai_balanced", "scout_rush")
+        try:
+            world.run(45)
+            world.activate()
+            hx, hy = _view(world)._headquarters()
+            # beside a miner (within its flee distance), between it and the headquarters
+            miner = esper.component_for_entity(_near(world, 0, "worker")[0], Position)
+            x, y = (miner.x * 2 + hx) / 3, (miner.y * 2 + hy) / 3
+            enemies = [spawn_unit(world, world.content.units["scout"], 1, 0, x + 0.5 * i, y, world.controllers[1])
+                       for i in range(raiders)]
+            for _ in range(16):
+                world.step()
+            mine = _near(world, 0, "worker")
+            acts = [world.ledger.current(e) for e in mine]
+            attacking = [a for a in acts if a is not None and a.kind == "attack" and a.target in enemies]
+            free = [a for a in acts if a is None or a.kind != "build"]
+            if pulled:
+                assert len(attacking) == len(free) >= 2, [(a.actor, a.kind, a.target, a.state) for a in acts if a]
+            else:
+                assert not attacking and world.strategy_plans[0].fleeing
+        finally:
+            world.close()
+    world = _world(_with_militia(content, 0.0), "ai_balanced", "scout_rush")      # militia off: they flee
+    try:
+        world.run(45)
+        world.activate()
+        hx, hy = _view(world)._headquarters()
+        spawn_unit(world, world.content.units["scout"], 1, 0, hx + 3.0, hy + 3.0, world.controllers[1])
+        for _ in range(16):
+            world.step()
+        assert not any(a is not None and a.kind == "attack" for a in map(world.ledger.current, _near(world, 0)))
+    finally:
+        world.close()
+
+
+def test_a_worker_shot_from_beyond_its_flee_distance_runs(content):
+    from components import Stance
+    from game.scenario import spawn_unit
+    world = _world(_with_militia(content, 0.0), "ai_balanced", "scout_rush")
+    try:
+        world.run(45)
+        world.activate()
+        worker = _near(world, 0, "worker")[0]
+        pos = esper.component_for_entity(worker, Position)
+        flee = world.content.strategies["ai_balanced"].planner.flee
+        # a scout 9 tiles off (its range: past the flee distance and the worker's sight) that has just hit it
+        sx = 1.0 if pos.x < world.tilemap.width / 2 else -1.0
+        scout = spawn_unit(world, world.content.units["scout"], 1, 0, pos.x + sx * (flee + 3.0), pos.y,
+                           world.controllers[1])
+        stance = esper.component_for_entity(worker, Stance)
+        stance.attacker, stance.hit_tick = scout, world.tick
+        for _ in range(16):
+            world.step()
+        assert worker in world.strategy_plans[0].fleeing
     finally:
         world.close()
 
