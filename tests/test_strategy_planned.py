@@ -92,7 +92,21 @@ def test_the_first_barracks_waits_for_its_workers_unless_the_enemy_shows_a_rush(
 
 
 # -- the host ---------------------------------------------------------------------------------------------------
-def _world(content, a="ai_balanced", b="macro", seed=1):
+def _tuned(content, **planner):
+    """``content`` with ai_balanced's planner numbers changed."""
+    import dataclasses
+    profile = content.strategies["ai_balanced"]
+    strategies = dict(content.strategies)
+    strategies["ai_balanced"] = profile.model_copy(update={"planner": profile.planner.model_copy(update=planner)})
+    return dataclasses.replace(content, strategies=strategies)
+
+
+def _world(content, a="ai_balanced", b="macro", seed=1, plain=True):
+    """An econ_duel world. With ``plain``, ai_balanced plays without its opening and crew (the first barracks
+    at once, no worker scout, no militia): the tests of the other mechanisms were written against that, and the
+    opening and the crew have tests of their own."""
+    if plain:
+        content = _tuned(content, barracks_at=0, scout_workers=0, militia=0.0)
     return World(content, "econ_duel", seed, strategies={0: a, 1: b})
 
 
@@ -177,19 +191,30 @@ def test_workers_flee_an_armed_enemy_and_fight_back_against_workers(content):
         world.close()
 
 
-def _with_militia(content, ratio):
-    import dataclasses
-    profile = content.strategies["ai_balanced"]
-    strategies = dict(content.strategies)
-    strategies["ai_balanced"] = profile.model_copy(
-        update={"planner": profile.planner.model_copy(update={"militia": ratio})})
-    return dataclasses.replace(content, strategies=strategies)
+def test_the_shipped_opening_scouts_and_answers_an_early_barracks_only(content):
+    """ai_balanced sends a worker at once; against the scout rush (barracks first) it sees the enemy barracks and
+    builds its own at once, against the macro build (a depot first) it keeps growing until 8 workers."""
+    from components import Building
+    seen = {}
+    for enemy in ("scout_rush", "macro"):
+        world = _world(content, "ai_balanced", enemy, plain=False)
+        try:
+            world.run(900)
+            world.activate()
+            st = world.strategy_plans[0]
+            barracks = [b for _e, (t, b) in esper.get_components(Team, Building) if t.team == 0
+                        and b.kind == "barracks"]
+            seen[enemy] = (bool(st.worker_scout), len(_near(world, 0, "worker")) < 8, bool(barracks))
+        finally:
+            world.close()
+    assert seen == {"scout_rush": (True, True, True), "macro": (True, True, False)}, seen
 
 
 def test_the_crew_is_pulled_against_a_raid_it_outnumbers_and_flees_one_it_does_not(content):
     from game.scenario import spawn_unit
     for raiders, pulled in ((1, True), (3, False)):        # two or three free workers (builders aside): >= 2 x 1, < 2 x 3
-        world = _world(_with_militia(content, 2.0), "ai_balanced", "scout_rush")
+        world = _world(_tuned(content, militia=2.0, scout_workers=0, barracks_at=0), "ai_balanced", "scout_rush",
+                       plain=False)
         try:
             world.run(45)
             world.activate()
@@ -211,7 +236,7 @@ def test_the_crew_is_pulled_against_a_raid_it_outnumbers_and_flees_one_it_does_n
                 assert not attacking and world.strategy_plans[0].fleeing
         finally:
             world.close()
-    world = _world(_with_militia(content, 0.0), "ai_balanced", "scout_rush")      # militia off: they flee
+    world = _world(content, "ai_balanced", "scout_rush")              # militia off (plain): they flee
     try:
         world.run(45)
         world.activate()
@@ -227,7 +252,7 @@ def test_the_crew_is_pulled_against_a_raid_it_outnumbers_and_flees_one_it_does_n
 def test_a_worker_shot_from_beyond_its_flee_distance_runs(content):
     from components import Stance
     from game.scenario import spawn_unit
-    world = _world(_with_militia(content, 0.0), "ai_balanced", "scout_rush")
+    world = _world(content, "ai_balanced", "scout_rush")
     try:
         world.run(45)
         world.activate()
