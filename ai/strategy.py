@@ -247,15 +247,18 @@ KEEP_STRENGTH = 0.6
 def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
     """How far the army's strength is above what an attack needs: ``START_SHARE`` x ``attack_ratio`` to start
     one, ``KEEP_STRENGTH`` to go on with one (a gate with hysteresis: an attack is not called off, and the army
-    caught retreating, the moment a few more enemies come in sight).
+    caught retreating, the moment a few more enemies come in sight). An army of ``all_in_army`` units starts one
+    at ``KEEP_STRENGTH`` too: it attacks an equal army rather than wait for an edge it may never get (two equal
+    AIs each waiting for an edge sat at home, maxed out, to the time limit), though still not a far stronger one.
 
-    >>> t = Tuning(attack_ratio=2.0)
-    >>> attack_edge({"strength": 1.5}, t, False), attack_edge({"strength": 1.0}, t, False)
+    >>> t = Tuning(attack_ratio=2.0, all_in_army=40)
+    >>> attack_edge({"strength": 1.5, "army": 30}, t, False), attack_edge({"strength": 1.0, "army": 30}, t, False)
     (-0.1, -0.6)
-    >>> attack_edge({"strength": 1.0}, t, True)
-    0.4
+    >>> attack_edge({"strength": 1.0, "army": 30}, t, True), attack_edge({"strength": 1.0, "army": 40}, t, False)
+    (0.4, 0.4)
     """
-    bar = KEEP_STRENGTH if attacking else START_SHARE * t.attack_ratio
+    all_in = facts.get("army", 0) >= t.all_in_army
+    bar = KEEP_STRENGTH if attacking or all_in else START_SHARE * t.attack_ratio
     return round(facts["strength"] - bar, 6)
 
 
