@@ -97,6 +97,9 @@ def long_run(scenario: str, seed: int, ticks: int, sample: int, budget_s: float)
     world = World(content, scenario, seed)
     world.max_ticks = ticks
     samples = [(0, rss_kib())]
+    def size():
+        return sum(world.alive_per_team()), sum(world.buildings_per_team()), sum(map(len, world.decisions.by_key.values()))
+    sizes = [size()]
     started = time.perf_counter()
     stopped = ""
     try:
@@ -104,6 +107,7 @@ def long_run(scenario: str, seed: int, ticks: int, sample: int, budget_s: float)
             world.step()
             if world.tick % sample == 0:
                 samples.append((world.tick, rss_kib()))
+                sizes.append(size())
                 if time.perf_counter() - started > budget_s:
                     stopped = f"stopped after {budget_s:.0f} s of wall time"
                     break
@@ -120,7 +124,8 @@ def long_run(scenario: str, seed: int, ticks: int, sample: int, budget_s: float)
             "rss_mib_first_quarter": round(sum(first) / len(first) / 1024, 1),
             "rss_mib_last_quarter": round(sum(last) / len(last) / 1024, 1),
             "growth_last_vs_first": round(sum(last) / len(last) / (sum(first) / len(first)), 3),
-            "trace": [[t, round(r / 1024, 1)] for t, r in samples[:: max(1, len(samples) // 20)]]}
+            "trace": [[t, round(r / 1024, 1), *sizes[i]] for i, (t, r) in enumerate(samples)][:: max(1, len(samples) // 20)],
+            "trace_columns": ["tick", "rss_mib", "units", "buildings", "decision_records"]}
 
 
 def main(argv=None) -> int:
