@@ -335,6 +335,12 @@ def test_explain_strategy_and_report_mark_postures(tmp_path):
     assert data["kind"] == "strategy" and data["candidates"] and data["steps"]
     proc = run("explain", str(rec), "--tick", "1700", "--strategy", "1")
     assert proc.returncode == 2 and "no strategy decision" in proc.stderr
+    # a team by its name too, as `rts match --strategy Blue=...` takes it (any case); a wrong one names the teams
+    named = run("explain", str(rec), "--tick", "1700", "--strategy", "blue")
+    assert named.returncode == 0 and named.stdout == run("explain", str(rec), "--tick", "1700", "--strategy", "0").stdout
+    for wrong in ("Green", "5"):
+        proc = run("explain", str(rec), "--tick", "1700", "--strategy", wrong)
+        assert proc.returncode == 2 and "(teams: 0=Blue, 1=Red)" in proc.stderr and len(proc.stderr.splitlines()) == 1
     from game.app.report import collect
     from content.loader import load_content
     from saves.replay import read_replay

@@ -255,7 +255,10 @@ def cmd_explain(args) -> int:
     index = replay.records
     if args.tick > replay.end_state_tick:
         raise CliError(f"--tick {args.tick} is past the end of the replay (tick {replay.end_state_tick})")
+    scenario = content.scenarios.get(replay.header.get("scenario"))
+    teams = scenario.teams if scenario is not None else []
     if args.commander is not None:
+        args.commander = _team_index(args.commander, teams, "--commander")
         rec = index.at("commander", args.commander, args.tick)
         if rec is None:
             raise CliError(f"team {args.commander} has no commander decision at or before tick {args.tick}")
@@ -265,6 +268,7 @@ def cmd_explain(args) -> int:
             print("\n".join(ex.commander_lines(rec)))
         return 0
     if args.strategy is not None:
+        args.strategy = _team_index(args.strategy, teams, "--strategy")
         rec = index.at("strategy", args.strategy, args.tick)
         if rec is None:
             raise CliError(f"team {args.strategy} has no strategy decision at or before tick {args.tick} (only a "
@@ -751,6 +755,30 @@ def _int_in(low: int, high: int):
     return parse
 
 
+def _team_arg(text: str):
+    """A team as the command line names it: its index (0-63), or its name in the scenario (checked later, when
+    the scenario is known: ``_team_index``)."""
+    text = text.strip()
+    if text[:1].isdigit() or text[:1] in "+-":
+        return _int_in(0, 63)(text)
+    if not text or len(text) > 40 or not all(c.isalnum() or c in "_- " for c in text):
+        raise argparse.ArgumentTypeError(f"expected a team's index or name, got '{text[:40]}'")
+    return text
+
+
+def _team_index(team, teams: list, flag: str) -> int:
+    """``_team_arg``'s value -> the team's index among ``teams`` (the scenario's), or a one-line CliError."""
+    names = [t.name for t in teams]
+    if isinstance(team, int) and team < len(teams):
+        return team
+    if isinstance(team, str):
+        for i, name in enumerate(names):
+            if name.lower() == team.lower():
+                return i
+    raise CliError(f"{flag} {team}: no such team in this match (teams: "
+                   f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+
+
 def _int_at_least(low: int, high: int = UINT64_MAX):
     return _int_in(low, high)
 
@@ -868,8 +896,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tick", type=_tick, required=True, metavar="T", help="the tick to explain")
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--entity", type=_int_in(1, 1 << 40), metavar="E", help="the NPC's entity id (see `rts replay FILE --to T`)")
-    who.add_argument("--commander", type=_int_in(0, 63), metavar="TEAM", help="explain a team's commander instead")
-    who.add_argument("--strategy", type=_int_in(0, 63), metavar="TEAM",
+    who.add_argument("--commander", type=_team_arg, metavar="TEAM",
+                     help="explain a team's commander instead (its index or name: 1 or Red)")
+    who.add_argument("--strategy", type=_team_arg, metavar="TEAM",
                      help="explain a team's planned strategy: its posture's candidates and its HTN plan")
     p.add_argument("--json", action="store_true")
     p.add_argument("--force", action="store_true", help="read even if the content hash or format differs")
