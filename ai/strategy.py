@@ -71,6 +71,10 @@ class Tuning:
     min_hold: float = 10.0           # seconds a posture holds before an ordinary switch
 
 
+#: the population cap beyond which the planner builds no more supply
+POP_CEILING = 200
+
+
 def example_facts(**over) -> dict:
     """A team at the start of an economy match (for examples and tests)."""
     facts = {"minute": 0.0, "stock": 200.0, "income": 0.0, "workers": 4, "pop_used": 4, "pop_cap": 10,
@@ -208,7 +212,7 @@ def _symbols(facts: dict, t: Tuning) -> dict:
         "worker_short": facts["workers"] < t.worker_target and not (facts["threat"] and facts["army"] < t.guard_army),
         "hq_idle": bool(facts["hq_idle"]),
         # supply ahead of production: two free places per barracks (each trains about one unit at a time)
-        "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < 200
+        "need_supply": facts["pop_free"] <= min(12, 3 + 2 * facts["barracks"]) and facts["pop_cap"] < POP_CEILING
                        and not facts["building_supply"],
         "barracks_short": barracks < (t.max_barracks if facts["stock"] >= 300 else t.barracks),
         "can_barracks": barracks < t.max_barracks and barracks_due(facts, t),
@@ -247,17 +251,25 @@ KEEP_STRENGTH = 0.6
 def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
     """How far the army's strength is above what an attack needs: ``START_SHARE`` x ``attack_ratio`` to start
     one, ``KEEP_STRENGTH`` to go on with one (a gate with hysteresis: an attack is not called off, and the army
-    caught retreating, the moment a few more enemies come in sight). An army of ``all_in_army`` units starts one
-    at ``KEEP_STRENGTH`` too: it attacks an equal army rather than wait for an edge it may never get (two equal
-    AIs each waiting for an edge sat at home, maxed out, to the time limit), though still not a far stronger one.
+    caught retreating, the moment a few more enemies come in sight). An army of ``all_in_army`` units that can no
+    longer grow (nothing coming in, or its supply at ``POP_CEILING`` and full) starts one at ``KEEP_STRENGTH`` too:
+    waiting cannot win it the edge, so it attacks an equal army, though still not a far stronger one (two equal
+    AIs each waiting for an edge sat at home, maxed out on empty fields, to the time limit). While it can still
+    grow it waits for the edge: an equal army attacked at its own base, under its turrets, wins.
 
     >>> t = Tuning(attack_ratio=2.0, all_in_army=40)
-    >>> attack_edge({"strength": 1.5, "army": 30}, t, False), attack_edge({"strength": 1.0, "army": 30}, t, False)
+    >>> growing = {"strength": 1.0, "army": 40, "income": 900.0, "pop_cap": 120, "pop_free": 0}
+    >>> attack_edge({**growing, "strength": 1.5}, t, False), attack_edge(growing, t, False)
     (-0.1, -0.6)
-    >>> attack_edge({"strength": 1.0, "army": 30}, t, True), attack_edge({"strength": 1.0, "army": 40}, t, False)
+    >>> attack_edge(growing, t, True), attack_edge({**growing, "income": 0.0}, t, False)
     (0.4, 0.4)
+    >>> maxed, small = {**growing, "pop_cap": 200}, {**growing, "army": 39, "income": 0.0}
+    >>> attack_edge(maxed, t, False), attack_edge(small, t, False)
+    (0.4, -0.6)
     """
-    all_in = facts.get("army", 0) >= t.all_in_army
+    maxed = facts.get("pop_cap", 0) >= POP_CEILING and facts.get("pop_free", 1) <= 0
+    stalled = facts.get("income", 1.0) <= 0.0 or maxed
+    all_in = stalled and facts.get("army", 0) >= t.all_in_army
     bar = KEEP_STRENGTH if attacking or all_in else START_SHARE * t.attack_ratio
     return round(facts["strength"] - bar, 6)
 

@@ -38,14 +38,21 @@ def test_a_threat_at_the_base_is_an_emergency_that_skips_hysteresis():
     assert d.choice == "economy" and d.reason == "held by hysteresis"
 
 
-def test_an_all_in_army_attacks_an_equal_one_but_not_a_far_stronger_one():
-    """Two equal AIs each waiting for a 1.2 edge sat at home, maxed out, to the time limit; at ``all_in_army``
-    units the bar to start an attack is the bar to go on with one (0.6)."""
+def test_an_all_in_army_that_cannot_grow_attacks_an_equal_one_but_not_a_far_stronger_one():
+    """Two equal AIs each waiting for a 1.2 edge sat at home, maxed out on empty fields, to the time limit; at
+    ``all_in_army`` units, with nothing coming in or its supply full at the ceiling, the bar to start an attack is
+    the bar to go on with one (0.6). While income comes in it waits for the edge (an equal army attacked at its
+    own base wins: the macro build beat it so in 10 of 100 games)."""
     planner = StrategyPlanner(Tuning(attack_army=20, attack_ratio=1.5, all_in_army=60))
-    even = dict(workers=25, barracks=7, stock=3000.0, enemy_known=True, intel_age=0.0, strength=1.0)
+    even = dict(workers=25, barracks=7, stock=3000.0, enemy_known=True, intel_age=0.0, strength=1.0,
+                income=0.0, pop_cap=170, pop_free=0)
     assert planner.decide(example_facts(army=59, **even), "army", held=0.5).choice == "army"     # 1.0 < 0.8 x 1.5
     d = planner.decide(example_facts(army=60, **even), "army", held=0.5)
     assert (d.choice, d.reason, d.emergency) == ("attack", "emergency", "all_in")
+    maxed = {**even, "income": 1500.0, "pop_cap": 200}
+    assert planner.decide(example_facts(army=60, **maxed), "army", held=0.5).choice == "attack"
+    growing = {**even, "income": 1500.0}
+    assert planner.decide(example_facts(army=60, **growing), "army", held=0.5).choice == "army"
     weak = {**even, "strength": 0.59}
     assert planner.decide(example_facts(army=60, **weak), "army", held=0.5).choice == "army"
     blind = {**even, "intel_age": 90.0}
