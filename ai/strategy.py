@@ -267,9 +267,8 @@ def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
     >>> attack_edge(maxed, t, False), attack_edge(small, t, False)
     (0.4, -0.6)
     """
-    maxed = facts.get("pop_cap", 0) >= POP_CEILING and facts.get("pop_free", 1) <= 0
-    stalled = facts.get("income", 1.0) <= 0.0 or maxed
-    all_in = stalled and facts.get("army", 0) >= t.all_in_army
+    maxed = facts["pop_cap"] >= POP_CEILING and facts["pop_free"] <= 0
+    all_in = facts["army"] >= t.all_in_army and (facts["income"] <= 0.0 or maxed)
     bar = KEEP_STRENGTH if attacking or all_in else START_SHARE * t.attack_ratio
     return round(facts["strength"] - bar, 6)
 

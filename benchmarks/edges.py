@@ -97,8 +97,11 @@ def long_run(scenario: str, seed: int, ticks: int, sample: int, budget_s: float)
     world = World(content, scenario, seed)
     world.max_ticks = ticks
     samples = [(0, rss_kib())]
+
     def size():
-        return sum(world.alive_per_team()), sum(world.buildings_per_team()), sum(map(len, world.decisions.by_key.values()))
+        """Units, buildings and kept decision records now, beside each RSS sample."""
+        kept = sum(map(len, world.decisions.by_key.values()))
+        return sum(world.alive_per_team()), sum(world.buildings_per_team()), kept
     sizes = [size()]
     started = time.perf_counter()
     stopped = ""
@@ -124,7 +127,8 @@ def long_run(scenario: str, seed: int, ticks: int, sample: int, budget_s: float)
             "rss_mib_first_quarter": round(sum(first) / len(first) / 1024, 1),
             "rss_mib_last_quarter": round(sum(last) / len(last) / 1024, 1),
             "growth_last_vs_first": round(sum(last) / len(last) / (sum(first) / len(first)), 3),
-            "trace": [[t, round(r / 1024, 1), *sizes[i]] for i, (t, r) in enumerate(samples)][:: max(1, len(samples) // 20)],
+            "trace": [[t, round(r / 1024, 1), *size_]
+                      for (t, r), size_ in zip(samples, sizes)][:: max(1, len(samples) // 20)],
             "trace_columns": ["tick", "rss_mib", "units", "buildings", "decision_records"]}
 
 

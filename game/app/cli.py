@@ -30,6 +30,23 @@ def _scenario(content, name: str) -> str:
     return name
 
 
+def _find_team(team, names: list[str], any_case: bool = False) -> int | None:
+    """A team's index from its index (an int, or a string of digits) or its name (in any case with ``any_case``);
+    None when the match has no such team."""
+    if isinstance(team, int):
+        return team if 0 <= team < len(names) else None
+    if team.isdigit() and int(team) < len(names):
+        return int(team)
+    for i, name in enumerate(names):
+        if name == team or (any_case and name.lower() == team.lower()):
+            return i
+    return None
+
+
+def _teams_listed(names: list[str]) -> str:
+    return ", ".join(f"{i}={n}" for i, n in enumerate(names))
+
+
 def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: str) -> dict[int, str]:
     """``TEAM=PROFILE`` arguments (a team's index or name) -> {team index: profile id}."""
     teams = content.scenarios[scenario].teams
@@ -39,13 +56,10 @@ def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: 
         if not sep or not name:
             raise CliError(f"{flag} {pair!r}: expected TEAM=PROFILE, e.g. {flag} 1=macro")
         names = [t.name for t in teams]
-        if team_text.isdigit() and int(team_text) < len(teams):
-            team = int(team_text)
-        elif team_text in names:
-            team = names.index(team_text)
-        else:
+        team = _find_team(team_text, names)
+        if team is None:
             raise CliError(f"{flag} {pair!r}: no team '{team_text}' in scenario '{scenario}' "
-                           f"(teams: {', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+                           f"(teams: {_teams_listed(names)})")
         if name not in known:
             raise CliError(f"{flag} {pair!r}: unknown {what} '{name}' (known: {', '.join(sorted(known)) or 'none'})")
         out[team] = name
@@ -769,14 +783,10 @@ def _team_arg(text: str):
 def _team_index(team, teams: list, flag: str) -> int:
     """``_team_arg``'s value -> the team's index among ``teams`` (the scenario's), or a one-line CliError."""
     names = [t.name for t in teams]
-    if isinstance(team, int) and team < len(teams):
-        return team
-    if isinstance(team, str):
-        for i, name in enumerate(names):
-            if name.lower() == team.lower():
-                return i
-    raise CliError(f"{flag} {team}: no such team in this match (teams: "
-                   f"{', '.join(f'{i}={n}' for i, n in enumerate(names))})")
+    found = _find_team(team, names, any_case=True)
+    if found is None:
+        raise CliError(f"{flag} {team}: no such team in this match (teams: {_teams_listed(names)})")
+    return found
 
 
 def _int_at_least(low: int, high: int = UINT64_MAX):
