@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.goap import BUDGET, NO_PLAN, PLAN, satisfied
+from ai.goap import BUDGET, NO_PLAN, PLAN
 
 DEFAULT_DEPTH = 64
 DEFAULT_BUDGET = 5000       # task lists examined before 'budget exhausted' (content may raise it to 10,000)
@@ -99,6 +99,9 @@ class Domain:
                 for sub in method.subtasks:
                     if sub not in self.tasks:
                         raise ValueError(f"method '{method.name}' of '{task.name}' names unknown task '{sub}'")
+        #: the state keys some primitive writes, in a fixed order (the only facts a plan search can change)
+        self.written: tuple = tuple(sorted({k for t in self.tasks.values() if isinstance(t, Primitive)
+                                            for k in t.effects}, key=str))
 
 
 _TRACE = {
@@ -125,7 +128,11 @@ class Result:
     status: str
     plan: list = field(default_factory=list)       # primitive task names in order
     events: list = field(default_factory=list)     # (depth, kind, *details): cheap to record, see ``trace``
+    #                                                (task lists in details are tuples; ``trace`` shows lists)
     nodes: int = 0
+    #: (the domain's written keys, the search's temporary state): with an event's written values, what a failed
+    #: precondition check read (``trace`` works out what was missing only when asked)
+    facts: tuple = ((), None)
 
     @property
     def ok(self) -> bool:
@@ -146,104 +153,139 @@ class Result:
         0 enter: trying method wait_it_out -> ['wait']
         1 wait: applied {}
         """
-        return [(e[0], _TRACE[e[1]].format(*e[2:])) for e in self.events]
+        out = []
+        for e in self.events:
+            details = e[2:]
+            if e[1] in ("pre", "skip"):                # ..., the preconditions, the written values then
+                details = details[:-2] + (self._missing(*details[-2:]),)
+            out.append((e[0], _TRACE[e[1]].format(*(list(x) if isinstance(x, tuple) else x for x in details))))
+        return out
+
+    def _missing(self, pre: dict, current: tuple) -> dict:
+        written, state = self.facts
+        at = dict(zip(written, current))              # the keys a primitive writes, as they were then
+        return {k: v for k, v in pre.items() if (at[k] if k in at else state.get(k, _ABSENT)) != v}
 
 
-class _Search:
-    """The depth-first search of docs/rules/htn.md, without Python recursion: each task list being solved is a
-    generator on an explicit stack (``run``), so neither a deep decomposition nor a long plan can exhaust the
-    interpreter's stack. A pending task is ``(name, depth)``: its decomposition depth, the number of compound
-    tasks it is nested in (the root is at 0; a method's subtasks are one deeper than their compound)."""
+def _search(domain: Domain, state: dict, task: str, depth_limit: int, budget: int) -> Result:
+    """The depth-first search of docs/rules/htn.md, without Python recursion: it keeps one frame per task
+    list being solved on an explicit stack, so neither a deep decomposition nor a long plan can exhaust the
+    interpreter's stack. A task list is two tuples, its task names and their decomposition depths (the number of
+    compound tasks a task is nested in: the root is at 0, a method's subtasks are one deeper than their
+    compound). The search ends at once when the budget runs out.
 
-    def __init__(self, domain: Domain, state: dict, depth_limit: int, budget: int):
-        self.domain = domain
-        self.state = dict(state)                    # the temporary state (a copy)
-        self.depth_limit = depth_limit
-        self.budget = budget
-        self.seen: dict = {}                        # (state, task names) -> the depths it was explored at
-        self.trace: list = []
-        self.nodes = 0
-        self.exhausted = False
-
-    def apply(self, effects: dict) -> list:
-        undo = [(k, self.state.get(k, _ABSENT)) for k in effects]
-        self.state.update(effects)
-        return undo
-
-    def rollback(self, undo: list) -> None:
-        for key, old in reversed(undo):
-            if old is _ABSENT:
-                self.state.pop(key, None)
+    A frame is ``[task names, their depths, undo log or None, index]``: a primitive head keeps what its effects
+    overwrote (to roll back if the rest fails) and, as its index, the written values from before it; a
+    compound head the index of the next method to try. The dedupe key of a task list is its task names with
+    the values of the keys some primitive writes (``Domain`` lists them), kept up to date at each apply and
+    rollback: the other facts of the temporary state cannot change during one search, so they need not be
+    read at every node."""
+    state = dict(state)                             # the temporary state (a copy)
+    plan: list = []
+    trace: list = []
+    seen: dict = {}                                 # (written values, task names) -> the depths explored at
+    tasks_of, written = domain.tasks, domain.written
+    remember = seen.setdefault
+    current = tuple([state.get(k, _ABSENT) for k in written])     # the written keys' values now
+    nodes = 0
+    frames: list = []
+    # the task list to enter next as (names, depths), or None when the top frame goes on: a compound head tries
+    # its next method (``fresh``: its first), a primitive head rolls back
+    pending = ((task,), (0,))
+    fresh = False
+    while True:
+        if pending is not None:
+            names, depths = pending
+            pending = None
+            if not names:                           # nothing left to do: the plan is whole (every frame succeeds)
+                return Result(PLAN, plan, trace, nodes, (written, state))
+            if nodes >= budget:
+                return Result(BUDGET, [], trace, nodes, (written, state))
             else:
-                self.state[key] = old
-
-    def run(self, task: str, plan: list) -> bool:
-        """Solve ``((task, 0),)``; the stack of generators stands in for recursion."""
-        stack = [self.solve(((task, 0),), plan)]
-        value = None
-        while True:
-            try:
-                child = stack[-1].send(value)
-            except StopIteration as stop:
-                stack.pop()
-                value = stop.value
-                if not stack:
-                    return value
-                continue
-            if not child:                           # an empty task list: success, without a frame
-                value = True
-                continue
-            stack.append(self.solve(child, plan))
-            value = None
-
-    def solve(self, tasks: tuple, plan: list):
-        """One task list: yields the task lists to solve next and receives whether they succeeded."""
-        if self.nodes >= self.budget:
-            self.exhausted = True
-            return False
-        self.nodes += 1
-        (head, depth), rest = tasks[0], tasks[1:]
-        names = tuple(name for name, _ in tasks)
-        depths = tuple(d for _, d in tasks)
-        key = (frozenset(self.state.items()), names)
-        before = self.seen.get(key)
-        # explored before with as much room (every task no deeper) -> it failed then and fails now; explored only
-        # deeper (a depth cut may have ended it) -> try again with the room there is now
-        if before is not None and all(b <= d for b, d in zip(before, depths)):
-            self.trace.append((depth, "dup", list(names)))
-            return False
-        self.seen[key] = depths
-        task = self.domain.tasks[head]
-        if isinstance(task, Primitive):
-            if not satisfied(self.state, task.preconditions):
-                missing = {k: v for k, v in task.preconditions.items() if self.state.get(k, _ABSENT) != v}
-                self.trace.append((depth, "pre", head, missing))
-                return False
-            undo = self.apply(task.effects)
-            plan.append(head)
-            self.trace.append((depth, "apply", head, task.effects))
-            if (yield rest):
-                return True
+                nodes += 1
+                head = names[0]
+                depth = depths[0]
+                t = tasks_of[head]
+                go = 0                                  # 2: the head applies, 3: it decomposes
+                # a list that fails at once (its head's preconditions, or the depth limit) is not remembered:
+                # it would fail the same way again, and checking is cheaper than a dedupe key
+                if isinstance(t, Primitive):
+                    pre = t.preconditions
+                    for k, v in pre.items():
+                        if state.get(k, _ABSENT) != v:
+                            trace.append((depth, "pre", head, pre, current))
+                            break
+                    else:
+                        go = 2
+                elif depth >= depth_limit:
+                    trace.append((depth, "depth", depth_limit, head))
+                else:
+                    go = 3
+                fresh = False
+                if go:
+                    key = (current, names)
+                    before = remember(key, depths)
+                    # explored before with as much room (every task no deeper) -> it failed then and fails
+                    # now; explored only deeper (a depth cut may have ended it) -> try again with the room
+                    # there is now
+                    if before is not depths and all(b <= d for b, d in zip(before, depths)):
+                        trace.append((depth, "dup", names))
+                    elif go == 2:
+                        if before is not depths:
+                            seen[key] = depths
+                        effects = t.effects
+                        undo = [(k, state.get(k, _ABSENT)) for k in effects]
+                        state.update(effects)
+                        plan.append(head)
+                        trace.append((depth, "apply", head, effects))
+                        frames.append([names, depths, undo, current])
+                        current = tuple([state.get(k, _ABSENT) for k in written])
+                        pending = (names[1:], depths[1:])
+                        continue
+                    else:
+                        if before is not depths:
+                            seen[key] = depths
+                        frames.append([names, depths, None, 0])
+                        fresh = True
+        if not frames:
+            return Result(NO_PLAN, [], trace, nodes, (written, state))
+        frame = frames[-1]
+        names, depths, undo, index = frame
+        if undo is not None:                        # a primitive head whose rest failed
             plan.pop()
-            self.rollback(undo)
-            self.trace.append((depth, "rollback", head, task.effects))
-            return False
-        if depth >= self.depth_limit:
-            self.trace.append((depth, "depth", self.depth_limit, head))
-            return False
-        for method in task.methods:
-            if not satisfied(self.state, method.preconditions):
-                missing = {k: v for k, v in method.preconditions.items() if self.state.get(k, _ABSENT) != v}
-                self.trace.append((depth, "skip", head, method.name, missing))
-                continue
-            self.trace.append((depth, "try", head, method.name, list(method.subtasks)))
-            if (yield tuple((sub, depth + 1) for sub in method.subtasks) + rest):
-                return True
+            for k, old in reversed(undo):
+                if old is _ABSENT:
+                    state.pop(k, None)
+                else:
+                    state[k] = old
+            current = index                         # the written values from before the apply
+            head = names[0]
+            trace.append((depths[0], "rollback", head, tasks_of[head].effects))
+            frames.pop()
+            continue
+        head = names[0]
+        depth = depths[0]
+        methods = tasks_of[head].methods
+        if not fresh:                               # the method tried last failed
             # every primitive below rolled back what it applied when its branch failed
-            self.trace.append((depth, "failed", head, method.name))
-            if self.exhausted:
-                return False
-        return False
+            trace.append((depth, "failed", head, methods[index - 1].name))
+        while index < len(methods):
+            method = methods[index]
+            index += 1
+            pre = method.preconditions
+            for k, v in pre.items():
+                if state.get(k, _ABSENT) != v:
+                    trace.append((depth, "skip", head, method.name, pre, current))
+                    break
+            else:
+                subtasks = method.subtasks
+                trace.append((depth, "try", head, method.name, subtasks))
+                frame[3] = index
+                pending = (subtasks + names[1:], (depth + 1,) * len(subtasks) + depths[1:])
+                break
+        else:
+            frames.pop()
+            fresh = False
 
 
 _ABSENT = object()
@@ -284,8 +326,4 @@ def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_D
     """
     if task not in domain.tasks:
         raise KeyError(task)
-    search = _Search(domain, state, depth_limit, budget)
-    steps: list = []
-    if search.run(task, steps):
-        return Result(PLAN, steps, search.trace, search.nodes)
-    return Result(BUDGET if search.exhausted else NO_PLAN, [], search.trace, search.nodes)
+    return _search(domain, state, task, depth_limit, budget)

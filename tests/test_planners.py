@@ -192,6 +192,68 @@ def test_a_failed_method_rolls_back_its_temporary_effects():
     assert state == dict(LOCKED, jammed=True)          # the caller's state is never written
 
 
+def test_the_trace_names_what_was_missing_then_not_after_later_steps():
+    # the search records a failed check cheaply and works out its missing preconditions only when the trace is
+    # read; what it names must be the state at the check, although later steps write the same keys
+    domain = htn.Domain([htn.Primitive("open", {"has_key": True, "awake": True}, {"door_open": True}),
+                         htn.Primitive("get_key", {}, {"has_key": True}),
+                         htn.Primitive("wake", {}, {"awake": True})],
+                        [htn.Compound("enter", (htn.Method("try_door", {"awake": True}, ("open",)),
+                                                htn.Method("prepare", {}, ("open",)),
+                                                htn.Method("slowly", {}, ("get_key", "wake", "open"))))])
+    result = htn.plan(domain, {"has_key": False, "awake": False, "weather": "rain"}, "enter")
+    assert result.plan == ["get_key", "wake", "open"]
+    text = [t for _d, t in result.trace]
+    assert "enter: method try_door skipped, preconditions fail {'awake': True}" in text
+    assert "open: preconditions fail {'has_key': True, 'awake': True}" in text     # both false then, true now
+    assert text[-1] == "open: applied {'door_open': True}"
+
+
+def _reference_plan(domain, state, task, depth_limit):
+    """The rules of docs/rules/htn.md as a plain recursive search, without dedupe or budget: the first plan in
+    method order, or None."""
+    def solve(tasks, state):
+        if not tasks:
+            return []
+        (name, depth), rest = tasks[0], tasks[1:]
+        t = domain.tasks[name]
+        if isinstance(t, htn.Primitive):
+            if any(state.get(k, "absent") != v or k not in state for k, v in t.preconditions.items()):
+                return None
+            tail = solve(rest, {**state, **t.effects})
+            return None if tail is None else [name] + tail
+        if depth >= depth_limit:
+            return None
+        for m in t.methods:
+            if all(k in state and state[k] == v for k, v in m.preconditions.items()):
+                got = solve(tuple((sub, depth + 1) for sub in m.subtasks) + rest, state)
+                if got is not None:
+                    return got
+        return None
+    return solve(((task, 0),), dict(state))
+
+
+_keys = st.sampled_from("abcd")
+_pairs = st.dictionaries(_keys, st.booleans(), max_size=2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_htn_finds_the_plan_a_plain_recursive_search_finds(data):
+    prims = [htn.Primitive(f"p{i}", data.draw(_pairs), data.draw(_pairs)) for i in range(data.draw(st.integers(1, 4)))]
+    names = [p.name for p in prims] + [f"c{i}" for i in range(data.draw(st.integers(1, 3)))]
+    comps = [htn.Compound(c, tuple(htn.Method(f"{c}m{j}", data.draw(st.dictionaries(_keys, st.booleans(), max_size=1)),
+                                              data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3)))
+                                   for j in range(data.draw(st.integers(1, 3)))))
+             for c in names[len(prims):]]
+    domain = htn.Domain(prims, comps)
+    state = data.draw(st.dictionaries(_keys, st.booleans()))
+    depth_limit = data.draw(st.integers(1, 4))
+    result = htn.plan(domain, state, "c0", depth_limit=depth_limit, budget=100_000)
+    expected = _reference_plan(domain, state, "c0", depth_limit)
+    assert (result.plan if result.ok else None) == expected
+
+
 def test_htn_dedup_and_depth_limit_stop_recursion():
     loop = htn.Domain([htn.Primitive("look", {}, {})],
                       [htn.Compound("wander", (htn.Method("again", {}, ("look", "wander")),))])
