@@ -58,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ai.conditions import OPS, Condition, lookup, _MISSING
+from ai.conditions import OPS, Condition, lookup, truth, _MISSING
 from ai.status import FAILURE, IDLE, RUNNING, SUCCESS, Status
 
 
@@ -886,7 +886,8 @@ class ConditionNode(Node):
         super().__init__(name)
         self.condition = condition
         self.fact = condition.fact
-        self.test = condition.test
+        self.compare = condition.fn                # Condition.test, inlined in tick (trees tick it most)
+        self.value = condition.value
 
     @classmethod
     def from_def(cls, name, d, children):
@@ -896,9 +897,14 @@ class ConditionNode(Node):
         actual = ctx.facts.get(self.fact, _MISSING)
         if actual is _MISSING:
             actual = ctx.bb.get(self.fact, _MISSING)
-        if self.test(actual):
-            ctx.mem[self.s] = SUCCESS
-            return SUCCESS
+        if actual is not _MISSING:                 # Condition.test: incomparable is false; numpy truths count
+            try:
+                held = self.compare(actual, self.value)
+            except (TypeError, ValueError):
+                held = False
+            if held is True or (held is not False and truth(held)):
+                ctx.mem[self.s] = SUCCESS
+                return SUCCESS
         ctx.reason = self                          # formatted only if someone asks (Context.why)
         ctx.mem[self.s] = FAILURE
         return FAILURE
