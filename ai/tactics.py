@@ -56,12 +56,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ai import tactics_jit
+
 HOLD, ATTACK, MOVE = 0, 1, 2
 TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
 FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
 TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
 EVALUATIONS = ("strength", "hp", "count", "ltd2")
 POLICIES = ("random", "scripted")
+
+#: run ``playout_many`` through ai/tactics_jit.py when Numba is installed (the same numbers; tests flip it to compare)
+USE_JIT = True
 
 
 @dataclass(frozen=True)
@@ -582,9 +587,14 @@ def playout_many(model: Model, specs, states: list, team: int, order: list, star
     """
     batch = Batch(model, specs, states, reps)
     first = np.repeat(_masks(order, len(specs), starts), reps, axis=0)
+    left = np.repeat(np.array(rounds, dtype=np.int64), reps)
+    if USE_JIT and tactics_jit.available(batch.teams):
+        everyone = np.zeros(len(specs), dtype=bool)
+        everyone[order] = True
+        tactics_jit.run(batch, first, everyone, left, policy, rng)      # the same numbers, compiled
+        return batch.evaluate(team).reshape(len(states), reps)
     batch.choose(first, policy, rng)
     batch.simulate()
-    left = np.repeat(np.array(rounds, dtype=np.int64), reps)
     everyone = np.zeros((batch.b, len(specs)), dtype=bool)
     everyone[:, order] = True
     for k in range(int(left.max()) if len(left) else 0):
