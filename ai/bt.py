@@ -888,6 +888,7 @@ class ConditionNode(Node):
         self.fact = condition.fact
         self.compare = condition.fn                # Condition.test, inlined in tick (trees tick it most)
         self.value = condition.value
+        self.flag = condition.op == "==" and condition.value is True     # "fact is true": a bool answers at once
 
     @classmethod
     def from_def(cls, name, d, children):
@@ -897,14 +898,18 @@ class ConditionNode(Node):
         actual = ctx.facts.get(self.fact, _MISSING)
         if actual is _MISSING:
             actual = ctx.bb.get(self.fact, _MISSING)
-        if actual is not _MISSING:                 # Condition.test: incomparable is false; numpy truths count
+        if self.flag and (actual is True or actual is False):
+            held = actual
+        elif actual is _MISSING:
+            held = False
+        else:                                      # Condition.test: incomparable is false; numpy truths count
             try:
                 held = self.compare(actual, self.value)
             except (TypeError, ValueError):
                 held = False
-            if held is True or (held is not False and truth(held)):
-                ctx.mem[self.s] = SUCCESS
-                return SUCCESS
+        if held is True or (held is not False and truth(held)):
+            ctx.mem[self.s] = SUCCESS
+            return SUCCESS
         ctx.reason = self                          # formatted only if someone asks (Context.why)
         ctx.mem[self.s] = FAILURE
         return FAILURE
