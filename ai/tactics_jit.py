@@ -26,23 +26,36 @@ The evaluation at the end stays in numpy (``Batch.evaluate``): one call per batc
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import numpy as np
-
-try:                                          # optional: pip install -e '.[fast]'
-    from numba import njit
-except ImportError:                           # pragma: no cover - depends on the install
-    njit = None
 
 #: the tasks' codes and rates, as in ai.tactics (HOLD, ATTACK, MOVE = 0, 1, 2)
 _HOLD, _ATTACK, _MOVE = 0, 1, 2
 _INF = np.inf
 
 
+_INSTALLED = importlib.util.find_spec("numba") is not None     # optional: pip install -e '.[fast]'
+_compiled = None                              # the kernel, compiled (or loaded from Numba's cache) on first use
+
+
+def installed() -> bool:
+    """Whether Numba is installed (it is imported only when a playout first needs it: 0.5 s a process)."""
+    return _INSTALLED
+
+
 def available(teams: int) -> bool:
     """Whether the compiled path can run: Numba is installed, ``RTS_NO_JIT`` is not set, and at most two teams."""
-    return njit is not None and not os.environ.get("RTS_NO_JIT") and teams <= 2
+    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and teams <= 2
+
+
+def _kernel_compiled():
+    global _compiled
+    if _compiled is None:
+        from numba import njit
+        _compiled = njit(cache=True)(_kernel)
+    return _compiled
 
 
 def _kernel(region, hp, task, target, team, dps, max_hp, mobile, hops, nexthop, deg, nb, fire_of, taken_of,
@@ -141,10 +154,6 @@ def _kernel(region, hp, task, target, team, dps, max_hp, mobile, hops, nexthop, 
                     h[g] = hits[g] if hits[g] > 0.0 else 0.0
 
 
-if njit is not None:
-    _kernel = njit(cache=True)(_kernel)
-
-
 def run(batch, first: np.ndarray, everyone: np.ndarray, left: np.ndarray, policy: str, rng) -> None:
     """Play ``batch`` (an ``ai.tactics.Batch``) in place as ``playout_many``'s numpy loop would: the first choice
     masked by ``first`` (B, G), then ``left[b]`` full rounds of the groups in ``everyone`` (G,)."""
@@ -159,7 +168,7 @@ def run(batch, first: np.ndarray, everyone: np.ndarray, left: np.ndarray, policy
     hp = np.ascontiguousarray(batch.hp)
     task = np.ascontiguousarray(batch.task)
     target = np.ascontiguousarray(batch.target)
-    _kernel(region, hp, task, target, batch.team, batch.dps, batch.max_hp, batch.mobile, m.hops, m.nexthop,
+    _kernel_compiled()(region, hp, task, target, batch.team, batch.dps, batch.max_hp, batch.mobile, m.hops, m.nexthop,
             m._deg, m._nb, batch._fire.astype(np.float64), batch._taken.astype(np.float64),
             np.ascontiguousarray(first), np.ascontiguousarray(everyone), left.astype(np.int64), draws, scripted,
             m.substeps, m.step_seconds / m.substeps, batch.teams, m.regions)
