@@ -226,19 +226,24 @@ class World:
         if over:
             self.end(side, reason)
 
-    def _home_quarter(self, team: int) -> int:
-        from game.economy import quarter
+    def home_tile(self, team: int) -> tuple[float, float] | None:
+        """Where ``team`` started, in tiles: its start location, else the mean of its spawn and building points
+        (None when the scenario places it nowhere in particular). A fixed property of the scenario."""
         tdef = self.scenario.teams[team]
         if tdef.start >= 0:
             x, y = self.tilemap.starts[tdef.start]
-        else:
-            points = [s.at for s in tdef.spawns if s.at is not None] + \
-                     [b.at for b in tdef.buildings if b.at is not None]
-            if not points:
-                return 0
-            x = sum(p[0] for p in points) / len(points)
-            y = sum(p[1] for p in points) / len(points)
-        return quarter(self, x + 0.5, y + 0.5)
+            return x, y
+        points = [s.at for s in tdef.spawns if s.at is not None] + [b.at for b in tdef.buildings if b.at is not None]
+        if not points:
+            return None
+        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+
+    def _home_quarter(self, team: int) -> int:
+        from game.economy import quarter
+        home = self.home_tile(team)
+        if home is None:
+            return 0
+        return quarter(self, home[0] + 0.5, home[1] + 0.5)
 
     def end(self, side: int | None, reason: str) -> None:
         """The match is over: ``side`` won (None: a draw) because of ``reason``."""

@@ -138,12 +138,20 @@ class TeamView:
         return sum(1 for _e, b in self.buildings if b.kind == kind) + self.pending_builds.get(kind, 0)
 
     def _headquarters(self) -> tuple[float, float]:
+        """The centre of the team's headquarters (or another drop-off, else any building); a team that has lost
+        every building falls back on where it started (its army still rallies and its workers still build there),
+        and one placed nowhere in particular on the map's centre."""
         defs = self.world.content.buildings
         for _eid, b in self.buildings:
             if defs[b.kind].headquarters or defs[b.kind].drop_off:
                 return b.tx + b.w / 2, b.ty + b.h / 2
-        b = self.buildings[0][1]
-        return b.tx + b.w / 2, b.ty + b.h / 2
+        if self.buildings:
+            b = self.buildings[0][1]
+            return b.tx + b.w / 2, b.ty + b.h / 2
+        home = self.world.home_tile(self.team)
+        if home is not None:
+            return home[0] + 0.5, home[1] + 0.5
+        return self.world.tilemap.width / 2, self.world.tilemap.height / 2
 
     def _help_unfinished(self) -> None:
         worked = set(self.builders.values())

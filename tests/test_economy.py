@@ -420,3 +420,23 @@ def test_re_ordering_a_worker_is_not_refused_by_its_own_hold(econ):
     moved = submit(world, "build", w2, building="depot", x=12, y=3)  # changing its mind: the old hold is freed
     world.step()
     assert moved.state == STARTED and build.state == CANCELLED and available(world, 0) == 0
+
+
+@pytest.mark.parametrize("strategy", ["macro", "scout_rush", "worker_rush", "heavy_rush"])
+def test_a_scripted_strategy_that_lost_every_building_plays_on_from_home(content, strategy):
+    # found by a 100-game tournament on econ_highlands: a macro team whose buildings were all razed while units
+    # lived crashed the whole match (its rally point and building sites are measured from its headquarters)
+    world = World(content, "econ_duel", 1, strategies={0: strategy, 1: strategy})
+    try:
+        world.run(300)
+        world.activate()
+        for eid, (team, _b) in list(esper.get_components(Team, Building)):
+            if team.team == 0:
+                esper.delete_entity(eid, immediate=True)
+        assert not buildings(world, 0) and units_of(world, 0)
+        world.run(600)                           # several economy thinks and every army tick: no exception
+        home = world.home_tile(0)
+        assert home is not None
+        assert not world.over or world.winner != 0
+    finally:
+        world.close()
