@@ -117,6 +117,33 @@ def test_results_stream_to_a_file_and_a_rerun_resumes(tmp_path):
         read_results(out, set())
 
 
+def test_a_game_that_crashes_is_named_and_the_others_are_played_and_saved(tmp_path, monkeypatch):
+    # a bug in one game (found on econ_highlands: a team without buildings) used to abort the whole tournament
+    from game.world import World
+    real_run = World.run
+
+    def run_or_crash(self, ticks):
+        if self.seed == 2:
+            raise IndexError("list index out of range")
+        return real_run(self, ticks)
+
+    def in_process(fn, jobs, **_kw):                 # the games run here, so the patched World applies
+        for i, job in enumerate(jobs):
+            yield i, fn(job)
+    monkeypatch.setattr(World, "run", run_or_crash)
+    monkeypatch.setattr(backends, "run_jobs", in_process)
+    out = tmp_path / "t.jsonl"
+    with pytest.raises(TournamentError) as err:
+        run("scripted", "uct_small", 3, out=out, progress=False, ticks=30)
+    msg = str(err.value)
+    assert msg.startswith("1 of 3 games crashed") and "seed 2 (A as team 1) at tick 0: IndexError: list index out " \
+        "of range (tests/test_scale.py:" in msg and "a rerun plays only what is missing" in msg
+    assert sorted(json.loads(line)["result"]["seed"] for line in out.read_text().splitlines()) == [1, 3]
+    monkeypatch.setattr(World, "run", real_run)
+    again = run("scripted", "uct_small", 3, out=out, progress=False, ticks=30)      # the bug fixed: seed 2 only
+    assert [g["seed"] for g in again.games] == [1, 2, 3] and len(out.read_text().splitlines()) == 3
+
+
 def test_side_bias_counts_wins_per_side():
     games = [{"a_team": 0, "winner_team": 0, "result": "win"}, {"a_team": 1, "winner_team": 0, "result": "loss"},
              {"a_team": 0, "winner_team": None, "result": "draw"}, {"a_team": 1, "winner_team": 1, "result": "win"}]

@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,7 +102,13 @@ def play_game(job: tuple) -> dict:
     names = {a_team: f"{a}@A" if ab else a, b_team: f"{b}@B" if ab else b}
     world = World(content, scenario, seed, **{"commanders" if role == "commander" else "strategies": names})
     try:
-        world.run(world.max_ticks if ticks is None else min(ticks, world.max_ticks))
+        try:
+            world.run(world.max_ticks if ticks is None else min(ticks, world.max_ticks))
+        except Exception as exc:                 # a bug in a game: reported with its seed, the others play on
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}:{frame.lineno}"
+            return {"seed": seed, "a_team": a_team, "result": "error", "ticks": world.tick,
+                    "error": f"{type(exc).__name__}: {exc} ({where})"}
         winner = world.winner
         alive = world.alive_per_team()
         return {"seed": seed, "a_team": a_team, "winner_team": winner, "ticks": world.tick,
@@ -213,7 +220,9 @@ def run_many(setups: list, games: int, seed: int = 1, workers: int | None = None
              address: str | None = None, out=None, progress: bool = True, desc: str = "games") -> list[list]:
     """Play ``games`` games of every setup (all of them in one pool); returns each setup's results by seed.
 
-    Results already in ``out`` are kept and not replayed; new ones are appended as they finish.
+    Results already in ``out`` are kept and not replayed; new ones are appended as they finish. A game that
+    raises (a bug) does not stop the others: once all are played, ``TournamentError`` names the crashed games
+    (seed, side, tick, the exception and where), which are not written to ``out``.
     """
     from game.app.backends import run_jobs
     keys = [s.key() for s in setups]
@@ -225,6 +234,7 @@ def run_many(setups: list, games: int, seed: int = 1, workers: int | None = None
         from tqdm import tqdm
         bar = tqdm(total=len(wanted), initial=len(wanted) - len(jobs), desc=desc, unit="game", leave=False)
     fh = None
+    crashed: list = []
     try:
         if out and jobs:
             Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -235,6 +245,11 @@ def run_many(setups: list, games: int, seed: int = 1, workers: int | None = None
                 fh.seek(0, 2)
         for i, res in run_jobs(play_game, [j for _k, j in jobs], backend=backend, workers=workers, address=address):
             key = jobs[i][0]
+            if res["result"] == "error":             # not saved: a rerun (the bug fixed) plays it again
+                crashed.append(res)
+                if bar:
+                    bar.update()
+                continue
             done[(key, res["seed"], res["a_team"])] = res
             if fh:
                 fh.write(json.dumps({"match": key, "result": res}, sort_keys=True) + "\n")
@@ -246,6 +261,14 @@ def run_many(setups: list, games: int, seed: int = 1, workers: int | None = None
             fh.close()
         if bar:
             bar.close()
+    if crashed:
+        crashed.sort(key=lambda r: (r["seed"], r["a_team"]))
+        saved = f"the other games are saved in {out}, " if out else ""
+        first = crashed[0]
+        raise TournamentError(
+            f"{len(crashed)} of {len(wanted)} games crashed ({saved}a rerun plays only what is missing); first: seed "
+            f"{first['seed']} (A as team {first['a_team']}) at tick {first['ticks']}: {first['error']}; seeds: "
+            + ", ".join(str(r["seed"]) for r in crashed[:20]) + (" ..." if len(crashed) > 20 else ""))
     return [[done[(k, sd, at)] for kk, _s, sd, at in wanted if kk == k] for k in keys]
 
 
