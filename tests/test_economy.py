@@ -422,7 +422,7 @@ def test_re_ordering_a_worker_is_not_refused_by_its_own_hold(econ):
     assert moved.state == STARTED and build.state == CANCELLED and available(world, 0) == 0
 
 
-@pytest.mark.parametrize("strategy", ["macro", "scout_rush", "worker_rush", "heavy_rush"])
+@pytest.mark.parametrize("strategy", ["macro", "scout_rush", "worker_rush", "heavy_rush", "ai_balanced", "ai_rush"])
 def test_a_scripted_strategy_that_lost_every_building_plays_on_from_home(content, strategy):
     # found by a 100-game tournament on econ_highlands: a macro team whose buildings were all razed while units
     # lived crashed the whole match (its rally point and building sites are measured from its headquarters)
@@ -430,9 +430,11 @@ def test_a_scripted_strategy_that_lost_every_building_plays_on_from_home(content
     try:
         world.run(300)
         world.activate()
-        for eid, (team, _b) in list(esper.get_components(Team, Building)):
+        world.activate()
+        for eid, (team, _b, health) in list(esper.get_components(Team, Building, Health)):
             if team.team == 0:
-                esper.delete_entity(eid, immediate=True)
+                health.hp = -health.max_hp       # razed (overkill: a site's builders add hit points before deaths)
+        world.run(1)
         assert not buildings(world, 0) and units_of(world, 0)
         world.run(600)                           # several economy thinks and every army tick: no exception
         home = world.home_tile(0)
