@@ -905,9 +905,10 @@ class ConditionNode(Node):
         else:                                      # Condition.test: incomparable is false; numpy truths count
             try:
                 held = self.compare(actual, self.value)
+                held = held is True or (held is not False and truth(held))
             except (TypeError, ValueError):
                 held = False
-        if held is True or (held is not False and truth(held)):
+        if held is True:
             ctx.mem[self.s] = SUCCESS
             return SUCCESS
         ctx.reason = self                          # formatted only if someone asks (Context.why)

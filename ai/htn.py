@@ -99,7 +99,8 @@ class Domain:
                 for sub in method.subtasks:
                     if sub not in self.tasks:
                         raise ValueError(f"method '{method.name}' of '{task.name}' names unknown task '{sub}'")
-        #: the state keys some primitive writes, in a fixed order (the only facts a plan search can change)
+        #: the state keys some primitive writes, in a fixed order (the only facts a plan search can change); read
+        #: once here, so a primitive's effects changed after the domain is built need a new ``Domain``
         self.written: tuple = tuple(sorted({k for t in self.tasks.values() if isinstance(t, Primitive)
                                             for k in t.effects}, key=str))
 
@@ -288,7 +289,25 @@ def _search(domain: Domain, state: dict, task: str, depth_limit: int, budget: in
             fresh = False
 
 
-_ABSENT = object()
+class _Absent:
+    """What the temporary state holds for a key it lacks: unequal to every value, whatever that value's own
+    ``__eq__``/``__ne__`` say (the left operand's answer wins), so an absent key fails every precondition as in
+    ``ai.goap.satisfied``; hashable, so it can stand in a dedupe key."""
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return other is self
+
+    def __ne__(self, other):
+        return other is not self
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "<absent>"
+
+
+_ABSENT = _Absent()
 
 
 def plan(domain: Domain, state: dict, task: str, *, depth_limit: int = DEFAULT_DEPTH,

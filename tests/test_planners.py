@@ -210,36 +210,49 @@ def test_the_trace_names_what_was_missing_then_not_after_later_steps():
 
 
 def _reference_plan(domain, state, task, depth_limit):
-    """The rules of docs/rules/htn.md as a plain recursive search, without dedupe or budget: the first plan in
-    method order, or None."""
+    """The rules of docs/rules/htn.md written as a plain recursive search (no frames, no undo log: each level gets
+    a new state dict; the dedupe keyed on the whole state): the plan or None, and the task lists examined."""
+    seen = {}
+    nodes = 0
+
     def solve(tasks, state):
+        nonlocal nodes
         if not tasks:
             return []
+        nodes += 1
         (name, depth), rest = tasks[0], tasks[1:]
         t = domain.tasks[name]
-        if isinstance(t, htn.Primitive):
-            if any(state.get(k, "absent") != v or k not in state for k, v in t.preconditions.items()):
-                return None
+        primitive = isinstance(t, htn.Primitive)
+        if primitive and not all(k in state and state[k] == v for k, v in t.preconditions.items()):
+            return None                                  # fails at once: not remembered
+        if not primitive and depth >= depth_limit:
+            return None
+        key = (frozenset(state.items()), tuple(n for n, _d in tasks))
+        depths = tuple(d for _n, d in tasks)
+        before = seen.get(key)
+        if before is not None and all(b <= d for b, d in zip(before, depths)):
+            return None                                  # explored with as much room
+        seen[key] = depths
+        if primitive:
             tail = solve(rest, {**state, **t.effects})
             return None if tail is None else [name] + tail
-        if depth >= depth_limit:
-            return None
         for m in t.methods:
             if all(k in state and state[k] == v for k, v in m.preconditions.items()):
                 got = solve(tuple((sub, depth + 1) for sub in m.subtasks) + rest, state)
                 if got is not None:
                     return got
         return None
-    return solve(((task, 0),), dict(state))
+    plan = solve(((task, 0),), dict(state))
+    return plan, nodes
 
 
 _keys = st.sampled_from("abcd")
 _pairs = st.dictionaries(_keys, st.booleans(), max_size=2)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.data())
-def test_htn_finds_the_plan_a_plain_recursive_search_finds(data):
+def test_htn_finds_the_plan_and_examines_the_lists_a_plain_recursive_search_of_its_rules_does(data):
     prims = [htn.Primitive(f"p{i}", data.draw(_pairs), data.draw(_pairs)) for i in range(data.draw(st.integers(1, 4)))]
     names = [p.name for p in prims] + [f"c{i}" for i in range(data.draw(st.integers(1, 3)))]
     comps = [htn.Compound(c, tuple(htn.Method(f"{c}m{j}", data.draw(st.dictionaries(_keys, st.booleans(), max_size=1)),
@@ -250,8 +263,8 @@ def test_htn_finds_the_plan_a_plain_recursive_search_finds(data):
     state = data.draw(st.dictionaries(_keys, st.booleans()))
     depth_limit = data.draw(st.integers(1, 4))
     result = htn.plan(domain, state, "c0", depth_limit=depth_limit, budget=100_000)
-    expected = _reference_plan(domain, state, "c0", depth_limit)
-    assert (result.plan if result.ok else None) == expected
+    expected, nodes = _reference_plan(domain, state, "c0", depth_limit)
+    assert (result.plan if result.ok else None) == expected and result.nodes == nodes
 
 
 def test_htn_dedup_and_depth_limit_stop_recursion():

@@ -53,7 +53,7 @@ def test_compiled_playouts_equal_the_numpy_path_on_random_models(monkeypatch, po
         model, specs, states = random_case(r)
         order = [g for g in range(len(specs)) if r.random() < 0.9] or [0]
         starts = [int(r.integers(0, len(order) + 1)) for _ in states]
-        rounds = [int(r.integers(0, 4)) for _ in states]
+        rounds = [int(r.integers(-1, 4)) for _ in states]          # -1: as 0 (expected_outcome with horizon 0)
         reps = int(r.integers(1, 9))
         (a, next_a), (b, next_b) = both(monkeypatch, lambda rng: tactics.playout_many(
             model, specs, states, 0, order, starts, rounds, policy, rng, reps))
@@ -87,3 +87,17 @@ def test_a_commander_decides_alike_on_either_path(monkeypatch):
         finally:
             world.close()
     assert decisions[0] == decisions[1]
+
+
+def test_a_numba_that_cannot_be_imported_falls_back_to_numpy_with_one_warning(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "numba", None)          # importing it raises ImportError
+    monkeypatch.setattr(tactics_jit, "_compiled", None)
+    with pytest.warns(RuntimeWarning, match="numba is installed but cannot be used .*import of numba halted"):
+        assert not tactics_jit.available(2)
+    assert not tactics_jit.available(2)                      # decided once: no second warning, no second try
+    model = Model(((1,), (0,)))
+    specs = [GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0)]
+    got = tactics.playout_many(model, specs, [tactics.new_state([0, 1], [200.0, 100.0])], 0, [0, 1], [0], [1],
+                               "scripted", None, 2)
+    assert got.shape == (1, 2) and 0.5 < got[0, 0] <= 1.0
