@@ -111,7 +111,7 @@ def candidates(t: Tuning) -> list[Candidate]:
         Candidate("defend", gates=(Condition("threat"),),
                   preferences=(Preference("threat_value", 0.0, max(1.0, t.defend_value * 2), _lin(), 1.0),)),
         # attack once the army is big enough and stronger than what is known of the enemy's
-        Candidate("attack", gates=(Condition("army", ">=", t.attack_army), Condition("intel_age", "<", 60.0),
+        Candidate("attack", gates=(Condition("army", ">=", t.attack_army), Condition("intel_ok"),
                                    Condition("attack_edge", ">=", 0.0)),
                   preferences=(Preference("strength", 0.5, max(0.6, t.attack_ratio), _lin(), 1.0),
                                Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
@@ -267,10 +267,42 @@ def attack_edge(facts: dict, t: Tuning, attacking: bool) -> float:
     >>> attack_edge(maxed, t, False), attack_edge(small, t, False)
     (0.4, -0.6)
     """
-    maxed = facts["pop_cap"] >= POP_CEILING and facts["pop_free"] <= 0
-    all_in = facts["army"] >= t.all_in_army and (facts["income"] <= 0.0 or maxed)
-    bar = KEEP_STRENGTH if attacking or all_in else START_SHARE * t.attack_ratio
+    bar = KEEP_STRENGTH if attacking or all_in(facts, t) else START_SHARE * t.attack_ratio
     return round(facts["strength"] - bar, 6)
+
+
+def all_in(facts: dict, t: Tuning) -> bool:
+    """Can the army no longer grow? ``all_in_army`` units or more, and nothing coming in or its supply at
+    ``POP_CEILING`` and full: waiting at home cannot make it stronger.
+
+    >>> t = Tuning(all_in_army=40)
+    >>> growing = {"army": 40, "income": 900.0, "pop_cap": 120, "pop_free": 0}
+    >>> all_in(growing, t), all_in({**growing, "income": 0.0}, t), all_in({**growing, "pop_cap": 200}, t)
+    (False, True, True)
+    """
+    maxed = facts["pop_cap"] >= POP_CEILING and facts["pop_free"] <= 0
+    return facts["army"] >= t.all_in_army and (facts["income"] <= 0.0 or maxed)
+
+
+#: seconds since the team last saw an enemy army unit or building within which it knows enough to attack
+INTEL_AGE = 60.0
+
+
+def intel_ok(facts: dict, t: Tuning) -> bool:
+    """Does the team know enough to attack? It saw an enemy army unit or building in the last ``INTEL_AGE``
+    seconds, or its army can no longer grow (``all_in``). An army at its ceiling attacks blind, as a player
+    attack-moves a maxed army: the attack plan sends a scout ahead (``scout_first``) and the army hunts where the
+    enemy was last seen or should be. Without this, a team whose scouts died to enemy workers before they saw a
+    building or a soldier (a worker rush fights with workers, which are not intel) sat at home with 144 units,
+    estimating the enemy it never saw again at its own strength, to the time limit.
+
+    >>> t = Tuning(all_in_army=40)
+    >>> maxed = {"army": 40, "income": 900.0, "pop_cap": 200, "pop_free": 0, "intel_age": 999.0}
+    >>> growing = {**maxed, "pop_cap": 120}
+    >>> intel_ok(maxed, t), intel_ok(growing, t), intel_ok({**growing, "intel_age": 59.5}, t)
+    (True, False, True)
+    """
+    return facts["intel_age"] < INTEL_AGE or all_in(facts, t)
 
 
 class StrategyPlanner:
@@ -286,6 +318,7 @@ class StrategyPlanner:
         facts = dict(facts)
         facts["tech_left"] = tech_left(facts, self.tuning)
         facts["attack_edge"] = attack_edge(facts, self.tuning, current == "attack")
+        facts["intel_ok"] = intel_ok(facts, self.tuning)
         if status is None:
             return self.selector.decide(facts, current, held)
         return self.selector.decide(facts, current, held, status=status, status_reason=status_reason)

@@ -9,7 +9,7 @@ import esper
 import pytest
 
 from ai.records import StrategyDecision, from_wire
-from ai.strategy import DOMAIN, StrategyPlanner, Tuning, example_facts
+from ai.strategy import DOMAIN, StrategyPlanner, Tuning, example_facts, intel_ok
 from components import Position, Team, UnitKind, Worker
 from game.world import World
 
@@ -55,8 +55,14 @@ def test_an_all_in_army_that_cannot_grow_attacks_an_equal_one_but_not_a_far_stro
     assert planner.decide(example_facts(army=60, **growing), "army", held=0.5).choice == "army"
     weak = {**even, "strength": 0.59}
     assert planner.decide(example_facts(army=60, **weak), "army", held=0.5).choice == "army"
-    blind = {**even, "intel_age": 90.0}
-    assert planner.decide(example_facts(army=60, **blind), "army", held=0.5).choice == "army"
+    # what it has not seen for a minute: a growing army waits, one that can no longer grow attacks blind
+    blind = {**growing, "intel_age": 90.0, "strength": 1.3}
+    d = planner.decide(example_facts(army=60, **blind), "army", held=0.5)
+    assert d.choice == "army" and not intel_ok(example_facts(army=60, **blind), planner.tuning)
+    assert planner.decide(example_facts(army=60, **{**blind, "intel_age": 59.9}), "army", held=0.5).choice == "attack"
+    for stuck in ({**blind, "income": 0.0}, {**blind, "pop_cap": 200}):
+        assert planner.decide(example_facts(army=60, **stuck), "army", held=0.5).choice == "attack"
+    assert planner.decide(example_facts(army=59, **{**blind, "income": 0.0}), "army", held=0.5).choice == "army"
 
 
 def test_the_posture_switches_only_after_the_hold_time():
