@@ -6,12 +6,13 @@ stockpile, population and cap, its army's value against the enemy's as scouted, 
 idle production, what it has built) and asks a ``StrategyPlanner``:
 
 1. **posture** — an ``ai.utility.ModeSelector`` over five candidates (``economy``, ``tech``, ``army``,
-   ``defend``, ``attack``) with the NPC brains' rules: hysteresis (margin, minimum hold), invalidation (the
-   posture's gates fail) and emergencies (``base_attacked`` -> defend, ``all_in`` -> attack);
+   ``defend``, ``attack``; and ``expand`` for a profile that wants more than one base) with the NPC brains'
+   rules: hysteresis (margin, minimum hold), invalidation (the posture's gates fail) and emergencies
+   (``base_attacked`` -> defend, ``all_in`` -> attack);
 2. **plan** — ``ai.htn.plan`` decomposes the posture's compound task (``posture_<id>``) in ``DOMAIN`` into
    primitive tasks (``train_worker``, ``build_depot``, ``build_barracks``, ``build_armory``, ``build_turret``,
-   ``train_army``, ``scout``, ``attack``, ``defend``, ``hold``) from the facts' symbolic projection
-   (``symbols``);
+   ``build_expansion``, ``train_army``, ``scout``, ``attack``, ``defend``, ``hold``) from the facts' symbolic
+   projection (``symbols``);
 3. the host carries each task out as a ledger action; a step advances only when the ledger has taken its action
    (``advance``), a refused or failed one (or one that waited too long) replans from the facts of that moment.
 
@@ -41,7 +42,7 @@ from ai.conditions import Condition
 from ai.curves import Curve
 from ai.utility import Candidate, Emergency, ModeSelector, Preference
 
-POSTURES = ("army", "attack", "defend", "economy", "tech")
+POSTURES = ("army", "attack", "defend", "economy", "expand", "tech")
 #: the most steps one plan holds (a plan is short; the host replans when it is done)
 MAX_STEPS = 8
 #: the army orders a plan can give (the host keeps the last one until another is given)
@@ -69,6 +70,8 @@ class Tuning:
     tech_weight: float = 1.0
     margin: float = 0.1
     min_hold: float = 10.0           # seconds a posture holds before an ordinary switch
+    bases: int = 1                   # bases it wants (headquarters by fields); 1: it never expands
+    expand_below: int = 9000         # it expands when the fields by its bases hold less than this
 
 
 #: the population cap beyond which the planner builds no more supply
@@ -82,7 +85,8 @@ def example_facts(**over) -> dict:
              "threat_value": 0.0, "threat": False, "enemy_army": 0.0, "barracks": 0, "armory": 0, "turrets": 0,
              "depots": 0,
              "idle_production": 0, "hq_idle": True, "enemy_known": False, "intel_age": 999.0, "building_supply": False,
-             "pending_barracks": 0, "enemy_production": 0}
+             "pending_barracks": 0, "enemy_production": 0, "bases": 1, "mine_left": 18000.0,
+             "expansion_site": False}
     facts.update(over)
     return facts
 
@@ -92,7 +96,8 @@ def _lin(slope: float = 1.0, intercept: float = 0.0) -> Curve:
 
 
 def candidates(t: Tuning) -> list[Candidate]:
-    """The five postures over the strategic facts (see the module docstring)."""
+    """The postures over the strategic facts (see the module docstring): five, and ``expand`` when the profile
+    wants more than one base."""
     return [
         # grow the economy while short of workers; less attractive under threat
         Candidate("economy", gates=(Condition("workers", "<", t.worker_target),),
@@ -115,7 +120,14 @@ def candidates(t: Tuning) -> list[Candidate]:
                                    Condition("attack_edge", ">=", 0.0)),
                   preferences=(Preference("strength", 0.5, max(0.6, t.attack_ratio), _lin(), 1.0),
                                Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
-    ]
+    ] + ([
+        # a new headquarters by unclaimed fields once those by its bases run low (a profile with bases > 1 only):
+        # the sooner they run dry the more it scores; never under threat or before the guard stands
+        Candidate("expand", gates=(Condition("bases", "<", t.bases), Condition("mine_left", "<", t.expand_below),
+                                   Condition("expansion_site"), Condition("threat", value=False),
+                                   Condition("army", ">=", t.guard_army)),
+                  preferences=(Preference("mine_left", 0.0, float(t.expand_below), _lin(-0.25, 1.0), 1.0),)),
+    ] if t.bases > 1 else [])
 
 
 def emergencies(t: Tuning) -> list[Emergency]:
@@ -141,6 +153,7 @@ DOMAIN = htn.Domain(
      P("build_armory", {"armory_wanted": True, "has_barracks": True}, {"armory_wanted": False}),
      P("build_turret", {"turret_wanted": True, "has_barracks": True}, {"turret_wanted": False}),
      P("train_army", {"has_barracks": True}, {}),
+     P("build_expansion", {"expansion_site": True}, {"expansion_site": False}),
      P("scout", {"enemy_known": False, "has_army": True}, {"enemy_known": True}),
      P("attack", {"has_army": True}, {"order": "attack"}),
      P("defend", {}, {"order": "defend"}),
@@ -172,6 +185,8 @@ DOMAIN = htn.Domain(
                           M("workers_fight", {}, ["defend", "production"]))),
      C("turret_if_wanted", (M("turret", {"turret_wanted": True, "has_barracks": True}, ["build_turret"]),
                             M("no_turret", {}, []))),
+     C("posture_expand", (M("expand", {"expansion_site": True}, ["build_expansion", "some_army"]),
+                          M("no_site", {}, ["some_army", "hold"]))),
      C("posture_attack", (M("scout_first", {"enemy_known": False, "has_army": True}, ["scout", "attack",
                                                                                         "train_army"]),
                           M("strike", {"has_army": True}, ["attack", "train_army"]),
@@ -224,6 +239,7 @@ def _symbols(facts: dict, t: Tuning) -> dict:
         "has_army": facts["army"] > 0,
         "enemy_known": facts["intel_age"] < 45.0,
         "army_to_scout": facts["army"] >= 6,
+        "expansion_site": bool(facts.get("expansion_site", False)),
         "order": "",
     }
 

@@ -286,6 +286,10 @@ class PlannerDef(Strict):
     margin: float = Field(default=0.1, ge=0, le=1.0, description="score a posture must gain to replace another")
     min_hold: float = Field(default=10.0, ge=0, le=600.0, description="seconds a posture holds before an "
                                                                      "ordinary switch")
+    bases: int = Field(default=1, ge=1, le=6, description="bases it wants: its start and headquarters it builds "
+                       "by unclaimed fields (1: it never expands)")
+    expand_below: int = Field(default=9000, ge=0, le=1_000_000, description="it expands when the fields its "
+                              "bases reach hold fewer resources than this")
     flee: float = Field(default=6.0, ge=0, le=30.0, description="tiles: a worker flees armed enemies this near "
                                                                 "(0: never)")
     militia: float = Field(default=0.0, ge=0, le=100.0, description="the free workers attack the enemies that "

@@ -181,16 +181,17 @@ class TeamView:
                 return self._place(kind)
         return False
 
-    def _place(self, kind: str) -> bool:
-        """Send a worker to put a ``kind`` on the first free site; True when that is under way (or must wait for
-        money, which it then saves)."""
+    def _place(self, kind: str, site: tuple[int, int] | None = None) -> bool:
+        """Send a worker to put a ``kind`` on ``site`` (default: the first free site, ``find_site``); True when that
+        is under way (or must wait for money, which it then saves)."""
         world = self.world
         bdef = world.content.buildings[kind]
         if missing_requirements(world, self.team, bdef.requires):
             return False
         if self.budget < bdef.cost:
             return True
-        site = self.find_site(kind)
+        if site is None:
+            site = self.find_site(kind)
         if site is None:
             return False
         w, h = bdef.size
@@ -203,15 +204,17 @@ class TeamView:
         self.budget -= bdef.cost
         return True
 
-    def find_site(self, kind: str) -> tuple[int, int] | None:
-        """The top-left tile of the nearest free site for ``kind`` around the headquarters: open floor with no unit
-        on it, a free ring of one tile round it (so lanes stay open), no field within two tiles (so mining lanes
-        stay open) and clear of the army's rally point. Distances and ties are taken between footprint centres and
-        turned with the team's quarter of the map, so mirrored bases pick mirrored sites."""
+    def find_site(self, kind: str, around: tuple[float, float] | None = None,
+                  radius: int = SITE_RADIUS) -> tuple[int, int] | None:
+        """The top-left tile of the nearest free site for ``kind`` within ``radius`` tiles of ``around`` (default:
+        the headquarters): open floor with no unit on it, a free ring of one tile round it (so lanes stay open), no
+        field within two tiles (so mining lanes stay open) and clear of the army's rally point. Distances and ties
+        are taken between footprint centres and turned with the team's quarter of the map, so mirrored bases pick
+        mirrored sites."""
         world = self.world
         nav = world.nav
         w, h = world.content.buildings[kind].size
-        hx, hy = self._headquarters()
+        hx, hy = self._headquarters() if around is None else around
         k = world.turns[self.team]
         fields = [(f.tx, f.ty) for _e, f in esper.get_component(ResourceField)]
         blocked = set()
@@ -226,11 +229,11 @@ class TeamView:
             for x in range(int(rx0) - 2, int(rx0) + 3):
                 blocked.add((x, y))
         candidates = []
-        for y in range(int(hy) - SITE_RADIUS, int(hy) + SITE_RADIUS + 1):
-            for x in range(int(hx) - SITE_RADIUS, int(hx) + SITE_RADIUS + 1):
+        for y in range(int(hy) - radius, int(hy) + radius + 1):
+            for x in range(int(hx) - radius, int(hx) + radius + 1):
                 ox, oy = x + w / 2 - hx, y + h / 2 - hy
                 d2 = ox * ox + oy * oy
-                if d2 < 9 or d2 > SITE_RADIUS * SITE_RADIUS:
+                if d2 < 9 or d2 > radius * radius:
                     continue
                 for _ in range(k):                       # ties broken the same way in every quarter
                     ox, oy = oy, -ox

@@ -34,11 +34,11 @@ import numpy as np
 from ai.records import PlanRecord, StrategyDecision
 from ai.status import FAILURE, RUNNING
 from ai.strategy import StrategyPlanner, Tuning
-from components import Building, Health, Position, Stance, UnitKind
-from game.economy import population_cap, population_used, stockpile, walkable_near
+from components import Building, Health, Position, ResourceField, Stance, UnitKind
+from game.economy import near_key, population_cap, population_used, stockpile, walkable_near
 from game.ledger import ACCEPTED, CONFIRMED, STARTED, SUBMITTED
 from systems.reflexes import HIT_MEMORY
-from systems.strategy import ENGAGE, SOURCE, VIEWS, TeamView
+from systems.strategy import ENGAGE, FIELD_REACH, SOURCE, VIEWS, TeamView
 
 SCOUT_WATCH = 1800       # ticks (60 s) the scouting worker watches the enemy's base for an army at most
 BLOCK_TICKS = 600        # a task that failed is not planned again for this long (20 s)
@@ -52,6 +52,11 @@ LEASH = 16.0             # tiles from the headquarters a defending unit chases a
 BASE_RADIUS = 15.0       # tiles from the headquarters within which threats are fought
 DEFEND_RADIUS = 9.0      # tiles: enemies this close to one of its buildings threaten the base
 TAKEN = (ACCEPTED, STARTED, CONFIRMED)
+OUTSKIRTS_ODDS = 3.0     # army value at home over a raid's value at which raiders at outlying buildings are fought
+EXPAND_CLUSTER = 6.0     # tiles: unclaimed fields this close to a field are its expansion
+EXPAND_MIN = 3000        # resources an expansion's fields must hold
+EXPAND_SITE = 8          # tiles from an expansion's fields' centre searched for its headquarters' site
+EXPAND_CLEAR = 20.0      # tiles an expansion's fields keep from every enemy building the team knows
 
 _planners: dict = {}
 
@@ -310,6 +315,11 @@ class PlannedTeam(TeamView):
                     bdef = defs.get(esper.component_for_entity(eid, Building).kind)
                     enemy_production += bdef is not None and bool(bdef.trains) and not bdef.headquarters
         cap, used = population_cap(world, team), population_used(world, team)
+        bases, mine_left = self._bases()
+        t = self.planner.tuning
+        # looked for only while every other gate of the expand posture holds (it searches the map)
+        site = (t.bases > 1 and bases < t.bases and mine_left < t.expand_below and threat_value <= 0
+                and army >= t.guard_army and self.expansion() is not None)
         return {
             "minute": round(world.tick / world.hz / 60.0, 3),
             "stock": float(self.budget), "income": round(income, 3), "workers": len(self.workers),
@@ -323,7 +333,83 @@ class PlannedTeam(TeamView):
             "idle_production": idle,
             "hq_idle": hq is not None and len(world.ledger.queue_of(hq, "production")) < 2,
             "enemy_known": known, "intel_age": round(intel_age, 2), "enemy_production": enemy_production,
+            "bases": bases, "mine_left": round(mine_left, 3), "expansion_site": bool(site),
         }
+
+    # -- bases ----------------------------------------------------------------------------------------------
+    def _drop_offs(self) -> list[tuple[float, float]]:
+        """Centres of its drop-offs: standing, under construction, or being placed by a build action now."""
+        defs = self.world.content.buildings
+        out = [(b.tx + b.w / 2, b.ty + b.h / 2) for _e, b in self.buildings if defs[b.kind].drop_off]
+        for action in self.world.ledger.active_sorted():
+            if action.kind == "build" and not action.target and not action.data.get("site") \
+                    and action.actor in self._worker_ids:           # not yet placed (then it is a building)
+                bdef = defs.get(action.params.get("building", ""))
+                if bdef is not None and bdef.drop_off:
+                    w, h = bdef.size
+                    out.append((action.params.get("x", 0) + w / 2, action.params.get("y", 0) + h / 2))
+        return out
+
+    def _bases(self) -> tuple[int, float]:
+        """Its bases (drop-offs standing, building or being placed) and the resources left in the fields its
+        complete drop-offs reach (``FIELD_REACH``, as its workers mine)."""
+        defs = self.world.content.buildings
+        done = [(b.tx + b.w / 2, b.ty + b.h / 2) for _e, b in self.buildings if b.done and defs[b.kind].drop_off]
+        r2 = FIELD_REACH * FIELD_REACH
+        left = 0.0
+        for _fid, f in esper.get_component(ResourceField):
+            if any((f.tx + 0.5 - x) ** 2 + (f.ty + 0.5 - y) ** 2 <= r2 for x, y in done):
+                left += f.amount
+        return len(self._drop_offs()), left
+
+    def _hq_kind(self) -> str | None:
+        """The headquarters building it expands with (the first by id)."""
+        defs = self.world.content.buildings
+        kinds = sorted(k for k, b in defs.items() if b.headquarters and b.drop_off)
+        return kinds[0] if kinds else None
+
+    def expansion(self) -> tuple[int, int] | None:
+        """The site of its next base: the top-left tile for a headquarters by the nearest unclaimed fields.
+
+        Unclaimed: no drop-off of its own within ``FIELD_REACH`` and no enemy building it knows within
+        ``EXPAND_CLEAR``. Each such field with the unclaimed fields within ``EXPAND_CLUSTER`` of it is a
+        candidate if they hold ``EXPAND_MIN``; the nearest to its headquarters wins (ties: offsets turned with its
+        quarter, then the larger field id last), and the headquarters goes on the nearest free site within
+        ``EXPAND_SITE`` of those fields' centre (``find_site``). None: no such fields or no site."""
+        world, team = self.world, self.team
+        kind = self._hq_kind()
+        if kind is None:
+            return None
+        drops = self._drop_offs()
+        enemy = [(float(x), float(y)) for other, (ids, xs, ys) in sorted(world.known_building_index(team).items())
+                 if world.enemies(team, other) for x, y in zip(xs.tolist(), ys.tolist())]
+        reach2, clear2 = FIELD_REACH * FIELD_REACH, EXPAND_CLEAR * EXPAND_CLEAR
+        free = []
+        for fid, f in sorted(esper.get_component(ResourceField)):
+            fx, fy = f.tx + 0.5, f.ty + 0.5
+            if f.amount <= 0 or any((fx - x) ** 2 + (fy - y) ** 2 <= reach2 for x, y in drops) \
+                    or any((fx - x) ** 2 + (fy - y) ** 2 <= clear2 for x, y in enemy):
+                continue
+            free.append((fid, fx, fy, f.amount))
+        if not free:
+            return None
+        hx, hy = self._headquarters()
+        c2 = EXPAND_CLUSTER * EXPAND_CLUSTER
+        best = None
+        for fid, fx, fy, _amount in free:
+            group = [(gx, gy, a) for _g, gx, gy, a in free if (gx - fx) ** 2 + (gy - fy) ** 2 <= c2]
+            total = sum(a for _x, _y, a in group)
+            if total < EXPAND_MIN:
+                continue
+            dx, dy = fx - hx, fy - hy
+            key = (near_key(dx * dx + dy * dy),) + self._turned(round(dx, 6), round(dy, 6))
+            if best is None or key < best[0]:
+                n = len(group)
+                best = (key, (sum(x for x, _y, _a in group) / n, sum(y for _x, y, _a in group) / n))
+        if best is None:
+            return None
+        return self.find_site(kind, best[1], EXPAND_SITE)
+
 
     def _hq_id(self) -> int | None:
         defs = self.world.content.buildings
@@ -588,6 +674,18 @@ class PlannedTeam(TeamView):
             return "failed: no worker type" if kind is None else self._train_step(kind)
         if step == "train_army":
             return self._train_army_step()
+        if step == "build_expansion":
+            kind = self._hq_kind()
+            site = self.expansion() if kind is not None else None
+            if site is None:
+                return "no site for an expansion"
+            placed = self._place(kind, site)
+            if self.last is not None:
+                return "action"
+            if not placed:
+                return "no site or builder"
+            self.budget -= self.world.content.buildings[kind].cost    # saved for: nothing later spends it
+            return "wait"
         if step.startswith("build_"):
             kind = self.p.supply if step == "build_depot" else step[len("build_"):]
             if kind not in self.world.content.buildings:
@@ -677,13 +775,57 @@ class PlannedTeam(TeamView):
 
     def _threats(self) -> list[tuple[int, float, float]]:
         """Enemy units it sees within ``defend_radius`` tiles of one of its buildings and within ``BASE_RADIUS``
-        of its headquarters (the base is defended where its turrets and reinforcements are, not out in the open),
-        those it sees near its army at home (``_near_army``) and those that hit one of its units (``_attackers``)."""
+        of one of its headquarters, an expansion's too (a base is defended where its turrets and reinforcements
+        are, not out in the open), those it sees near its army at home (``_near_army``) and those that hit one of
+        its units (``_attackers``). Enemies at its outlying buildings (within ``defend_radius`` of one, further
+        than ``BASE_RADIUS`` from every headquarters), and those that hit one of its units there, are threats too
+        when its army at home outweighs them ``OUTSKIRTS_ODDS`` to one: a raid picking off builders and depots at
+        the edge of the base is driven off by the army that can crush it, while an army as strong as its own is
+        not followed out into the open."""
         hx, hy = self._headquarters()
-        out = [t for t in super()._threats() if (t[1] - hx) ** 2 + (t[2] - hy) ** 2 <= BASE_RADIUS * BASE_RADIUS]
+        defs = self.world.content.buildings
+        bases = [(b.tx + b.w / 2, b.ty + b.h / 2) for _e, b in self.buildings if defs[b.kind].headquarters] \
+            or [(hx, hy)]
+        r2 = BASE_RADIUS * BASE_RADIUS
+        out, outskirts = [], []
+        for t in super()._threats():
+            (out if any((t[1] - x) ** 2 + (t[2] - y) ** 2 <= r2 for x, y in bases) else outskirts).append(t)
         known = {t[0] for t in out}
         out += self._near_army(hx, hy, known)
-        return out + self._attackers(hx, hy, known)
+        out += self._attackers(hx, hy, known)
+        known.update(t[0] for t in outskirts)
+        outskirts += self._attackers(hx, hy, known, outskirts=True)
+        if outskirts and self._outweighs(outskirts, hx, hy):
+            out += outskirts
+        return out
+
+    def _outweighs(self, enemies: list, hx: float, hy: float) -> bool:
+        """Does its army at home (within ``LEASH`` of the headquarters) outweigh these enemies ``OUTSKIRTS_ODDS``
+        to one, by value (``value_of``)?"""
+        world = self.world
+        r2 = LEASH * LEASH
+        home = 0.0
+        for eid, pos in self.army_units():
+            if (pos.x - hx) ** 2 + (pos.y - hy) ** 2 <= r2:
+                h = esper.component_for_entity(eid, Health)
+                home += value_of(world, esper.component_for_entity(eid, UnitKind).kind, h.hp, h.max_hp)
+        raid = 0.0
+        for eid, _x, _y in enemies:
+            kind = esper.try_component(eid, UnitKind)
+            h = esper.try_component(eid, Health)
+            if kind is not None and h is not None:
+                raid += value_of(world, kind.kind, h.hp, h.max_hp)
+        return home > 0 and home >= OUTSKIRTS_ODDS * raid
+
+    def _in_outskirts(self, x: float, y: float) -> bool:
+        """Within ``defend_radius`` tiles of one of its buildings (measured to the footprint's edge)."""
+        r = self.defend_radius
+        for _e, b in self.buildings:
+            dx = max(b.tx - x, 0.0, x - (b.tx + b.w))
+            dy = max(b.ty - y, 0.0, y - (b.ty + b.h))
+            if dx * dx + dy * dy <= r * r:
+                return True
+        return False
 
     def _near_army(self, hx: float, hy: float, known: set) -> list[tuple[int, float, float]]:
         """Enemies it sees within ``ENGAGE`` tiles of one of its army units at home (within ``LEASH`` tiles of the
@@ -706,11 +848,12 @@ class PlannedTeam(TeamView):
                     out.append((int(ids[i]), float(xs[i]), float(ys[i])))
         return out
 
-    def _attackers(self, hx: float, hy: float, known: set) -> list[tuple[int, float, float]]:
+    def _attackers(self, hx: float, hy: float, known: set, outskirts: bool = False) -> list[tuple[int, float, float]]:
         """Enemies that hit one of its units in the last ``HIT_MEMORY`` ticks and stand within ``LEASH`` tiles of
         its headquarters: fire answered, as a player's unit answers it (systems/reflexes.py), so a longer-ranged
         raider cannot pick off the units waiting at the rally point, or the workers, from outside the base's
-        reach."""
+        reach. With ``outskirts``: those that stand further than that but at one of its buildings
+        (``_in_outskirts``)."""
         world = self.world
         out = []
         for eid in sorted({e for e, _p in self.army_units()} | {e for e, _p, _w in self.workers}):
@@ -721,7 +864,10 @@ class PlannedTeam(TeamView):
             if not esper.entity_exists(attacker):
                 continue
             pos = esper.try_component(attacker, Position)
-            if pos is None or (pos.x - hx) ** 2 + (pos.y - hy) ** 2 > LEASH * LEASH:
+            if pos is None:
+                continue
+            far = (pos.x - hx) ** 2 + (pos.y - hy) ** 2 > LEASH * LEASH
+            if far != outskirts or outskirts and not self._in_outskirts(pos.x, pos.y):
                 continue
             known.add(attacker)
             out.append((attacker, pos.x, pos.y))
@@ -729,7 +875,8 @@ class PlannedTeam(TeamView):
 
     def _leash(self) -> None:
         """Unless the order is to attack, a unit chasing an enemy further than ``LEASH`` tiles from the
-        headquarters comes back to the rally point (a defence does not follow the enemy home)."""
+        headquarters, and not at one of its buildings (``_in_outskirts``), comes back to the rally point (a
+        defence does not follow the enemy home)."""
         if self.state.order == "attack":
             return
         world = self.world
@@ -740,6 +887,8 @@ class PlannedTeam(TeamView):
                 continue
             current = world.ledger.current(eid)
             if current is None or current.kind not in ("attack", "attack_move") or eid == self.state.scout:
+                continue
+            if self._in_outskirts(pos.x, pos.y):
                 continue
             if rally is None:
                 rally = self.rally_spot()

@@ -2,6 +2,7 @@
 rules, the HTN plan, the plan carried through the ledger and replanned when a step fails, workers that flee or
 fight back, its decision records, `rts explain --strategy` and the report's posture marks."""
 import json
+import math
 import subprocess
 import sys
 
@@ -656,5 +657,96 @@ def test_a_plan_step_that_waited_too_long_does_not_stop_the_reinforcements(conte
         assert "train_army" in view._blocked()
         assert "train_army" not in view.planner.plan("economy", facts, view._blocked())
         assert "train_army" in view._upkeep_steps(facts)
+    finally:
+        world.close()
+
+
+def test_the_expand_posture_builds_a_headquarters_when_its_fields_run_low():
+    """A profile that wants two bases expands once the fields its base reaches hold less than ``expand_below``,
+    a site is known, no threat is at the base and the guard stands; one that wants one base has no such posture."""
+    planner = StrategyPlanner(Tuning(bases=2, expand_below=9000, guard_army=4))
+    low = dict(workers=24, barracks=3, army=10, stock=500.0, income=900.0, mine_left=5000.0, expansion_site=True)
+    d = planner.decide(example_facts(**low), "army", held=30.0)
+    assert d.choice == "expand"
+    assert planner.plan("expand", example_facts(**low)) == ["build_expansion", "train_army"]
+    for gate in (dict(mine_left=9000.0), dict(expansion_site=False), dict(threat=True, threat_value=100.0),
+                 dict(army=3), dict(bases=2)):
+        assert planner.decide(example_facts(**{**low, **gate}), "army", held=30.0).choice != "expand", gate
+    assert StrategyPlanner(Tuning()).decide(example_facts(**low), "army", held=30.0).choice != "expand"
+
+
+def test_an_expansion_goes_by_the_nearest_unclaimed_fields_and_mirrors_the_other_side(content):
+    """On the point-symmetric highlands: the expansion site is by the nearest fields no drop-off of its own
+    reaches (the natural outside the plateau's choke), the two sides' sites are mirror images, and the team
+    that runs its base's fields low builds its second headquarters there."""
+    from game.economy import stockpile
+    from game.scenario import spawn_unit
+    from systems.strategy import FIELD_REACH
+    from components import ResourceField
+    from systems.strategy_planned import EXPAND_MIN
+    world = World(content, "econ_highlands", 1, strategies={0: "ai_balanced", 1: "ai_balanced"})
+    try:
+        world.run(1)
+        sites = [_view(world, team).expansion() for team in (0, 1)]
+        w, h = content.buildings["hq"].size
+        W, H = world.tilemap.width, world.tilemap.height
+        assert sites[0] is not None and sites[1] == (W - sites[0][0] - w, H - sites[0][1] - h)
+        cx, cy = sites[0][0] + w / 2, sites[0][1] + h / 2
+        reach = sum(f.amount for _e, f in esper.get_component(ResourceField)
+                    if (f.tx + 0.5 - cx) ** 2 + (f.ty + 0.5 - cy) ** 2 <= FIELD_REACH ** 2)
+        hq = _view(world)._headquarters()
+        assert reach >= EXPAND_MIN and math.hypot(cx - hq[0], cy - hq[1]) > FIELD_REACH
+        # team 0's base fields nearly mined out, money and a guard: it expands there
+        for _e, f in esper.get_component(ResourceField):
+            if (f.tx + 0.5 - hq[0]) ** 2 + (f.ty + 0.5 - hq[1]) ** 2 <= FIELD_REACH ** 2:
+                f.amount = 100
+        stockpile(world, 0).amount = 3000
+        for i in range(6):
+            spawn_unit(world, content.units["rifleman"], 0, 0, hq[0] + 4 + i % 3, hq[1] + 5 + i // 3,
+                       world.controllers[0])
+        facts = _view(world).facts()
+        assert facts["mine_left"] < 9000 and facts["expansion_site"] and facts["bases"] == 1
+        for _ in range(1800):
+            world.step()
+            hqs = [(b.tx, b.ty) for _e, b in _view(world).buildings if b.kind == "hq"]
+            if len(hqs) == 2:
+                break
+        assert sites[0] in hqs, hqs
+        assert any(text.startswith("posture") and "-> expand" in text for _t, text in world.strategy_plans[0].log)
+        assert _view(world).facts()["bases"] == 2
+    finally:
+        world.close()
+
+
+def test_raiders_at_an_outlying_building_are_fought_when_the_army_at_home_outweighs_them(content):
+    """Enemies at a building beyond ``BASE_RADIUS`` of the headquarters are threats only when the army at home
+    outweighs them ``OUTSKIRTS_ODDS`` to one: a handful of raiders picking off builders is driven off, an army
+    as strong as its own is not followed into the open."""
+    from game.economy import place_building
+    from game.scenario import spawn_unit
+    from game.fog import PERIOD
+    from systems.strategy_planned import BASE_RADIUS
+    world, _hq, _barracks = _with_barracks(content)
+    try:
+        hx, hy = _view(world)._headquarters()
+        depot = place_building(world, "depot", 0, int(hx) + 16, int(hy) + 8, complete=True)
+        dpos = esper.component_for_entity(depot, Position)
+        assert math.hypot(dpos.x - hx, dpos.y - hy) > BASE_RADIUS
+        raider = spawn_unit(world, content.units["worker"], 1, 0, dpos.x + 2.5, dpos.y, world.controllers[1])
+        world.step()
+        for _ in range(PERIOD):
+            esper.component_for_entity(raider, Position).x = dpos.x + 2.5
+            world.step()
+        assert raider in world.seen_index(0).get(1, ([],))[0].tolist()     # in sight of the depot
+        assert raider not in {t[0] for t in _view(world)._threats()}        # no army at home: left alone
+        for i in range(4):
+            spawn_unit(world, content.units["rifleman"], 0, 0, hx + 3 + i, hy + 4, world.controllers[0])
+        assert raider in {t[0] for t in _view(world)._threats()}            # four riflemen outweigh one worker
+        for i in range(8):
+            spawn_unit(world, content.units["heavy"], 1, 0, dpos.x + 2.5, dpos.y + 1 + i * 0.5, world.controllers[1])
+        for _ in range(PERIOD):
+            world.step()
+        seen = {t[0] for t in _view(world)._threats()}
+        assert raider not in seen                                           # a real army there: not chased
     finally:
         world.close()
