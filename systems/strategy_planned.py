@@ -779,9 +779,9 @@ class PlannedTeam(TeamView):
         are, not out in the open), those it sees near its army at home (``_near_army``) and those that hit one of
         its units (``_attackers``). Enemies at its outlying buildings (within ``defend_radius`` of one, further
         than ``BASE_RADIUS`` from every headquarters), and those that hit one of its units there, are threats too
-        when its army at home outweighs them ``OUTSKIRTS_ODDS`` to one: a raid picking off builders and depots at
-        the edge of the base is driven off by the army that can crush it, while an army as strong as its own is
-        not followed out into the open."""
+        when its army at home outweighs them, and the enemy army it has scouted, ``OUTSKIRTS_ODDS`` to one
+        (``_outweighs``): a raid picking off builders and depots at the edge of the base is driven off by the army
+        that can crush it, while a few raiders in sight do not lure it out to an army it knows is there."""
         hx, hy = self._headquarters()
         defs = self.world.content.buildings
         bases = [(b.tx + b.w / 2, b.ty + b.h / 2) for _e, b in self.buildings if defs[b.kind].headquarters] \
@@ -800,8 +800,9 @@ class PlannedTeam(TeamView):
         return out
 
     def _outweighs(self, enemies: list, hx: float, hy: float) -> bool:
-        """Does its army at home (within ``LEASH`` of the headquarters) outweigh these enemies ``OUTSKIRTS_ODDS``
-        to one, by value (``value_of``)?"""
+        """Does its army at home (within ``LEASH`` of the headquarters) outweigh these enemies, and the enemy army
+        it has scouted (``PlanState.scouted``: raiders in sight may be the edge of an army out of it),
+        ``OUTSKIRTS_ODDS`` to one, by value (``value_of``)?"""
         world = self.world
         r2 = LEASH * LEASH
         home = 0.0
@@ -815,7 +816,7 @@ class PlannedTeam(TeamView):
             h = esper.try_component(eid, Health)
             if kind is not None and h is not None:
                 raid += value_of(world, kind.kind, h.hp, h.max_hp)
-        return home > 0 and home >= OUTSKIRTS_ODDS * raid
+        return home > 0 and home >= OUTSKIRTS_ODDS * max(raid, self.state.scouted)
 
     def _in_outskirts(self, x: float, y: float) -> bool:
         """Within ``defend_radius`` tiles of one of its buildings (measured to the footprint's edge)."""
