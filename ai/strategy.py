@@ -122,11 +122,12 @@ def candidates(t: Tuning) -> list[Candidate]:
                                Preference("army", 0.0, float(max(1, t.all_in_army)), _lin(0.5, 0.5), 0.5))),
     ] + ([
         # a new headquarters by unclaimed fields once those by its bases run low (a profile with bases > 1 only):
-        # the sooner they run dry the more it scores; never under threat or before the guard stands
+        # 0.9-1.0, the sooner they run dry the more, so that the army posture, wanting the money it saves, does
+        # not take it back before the headquarters is paid for; never under threat or before the guard stands
         Candidate("expand", gates=(Condition("bases", "<", t.bases), Condition("mine_left", "<", t.expand_below),
                                    Condition("expansion_site"), Condition("threat", value=False),
                                    Condition("army", ">=", t.guard_army)),
-                  preferences=(Preference("mine_left", 0.0, float(t.expand_below), _lin(-0.25, 1.0), 1.0),)),
+                  preferences=(Preference("mine_left", 0.0, float(t.expand_below), _lin(-0.1, 1.0), 1.0),)),
     ] if t.bases > 1 else [])
 
 

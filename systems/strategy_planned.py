@@ -56,6 +56,7 @@ OUTSKIRTS_ODDS = 3.0     # army value at home over a raid's value at which raide
 EXPAND_CLUSTER = 6.0     # tiles: unclaimed fields this close to a field are its expansion
 EXPAND_MIN = 3000        # resources an expansion's fields must hold
 EXPAND_SITE = 8          # tiles from an expansion's fields' centre searched for its headquarters' site
+EXPAND_TRIES = 6         # expansions (nearest first) whose fields are searched for a free site at most
 EXPAND_CLEAR = 20.0      # tiles an expansion's fields keep from every enemy building the team knows
 
 _planners: dict = {}
@@ -373,9 +374,10 @@ class PlannedTeam(TeamView):
 
         Unclaimed: no drop-off of its own within ``FIELD_REACH`` and no enemy building it knows within
         ``EXPAND_CLEAR``. Each such field with the unclaimed fields within ``EXPAND_CLUSTER`` of it is a
-        candidate if they hold ``EXPAND_MIN``; the nearest to its headquarters wins (ties: offsets turned with its
-        quarter, then the larger field id last), and the headquarters goes on the nearest free site within
-        ``EXPAND_SITE`` of those fields' centre (``find_site``). None: no such fields or no site."""
+        candidate if they hold ``EXPAND_MIN``; nearest to its headquarters first (ties: offsets turned with its
+        quarter), the headquarters goes on the nearest free site within ``EXPAND_SITE`` of the first candidate's
+        fields' centre that has one (``find_site``; ``EXPAND_TRIES`` candidates at most: its own outlying
+        buildings may fill the ground by the nearest). None: no such fields or no site."""
         world, team = self.world, self.team
         kind = self._hq_kind()
         if kind is None:
@@ -395,20 +397,24 @@ class PlannedTeam(TeamView):
             return None
         hx, hy = self._headquarters()
         c2 = EXPAND_CLUSTER * EXPAND_CLUSTER
-        best = None
+        candidates = []
         for fid, fx, fy, _amount in free:
             group = [(gx, gy, a) for _g, gx, gy, a in free if (gx - fx) ** 2 + (gy - fy) ** 2 <= c2]
-            total = sum(a for _x, _y, a in group)
-            if total < EXPAND_MIN:
+            if sum(a for _x, _y, a in group) < EXPAND_MIN:
                 continue
             dx, dy = fx - hx, fy - hy
-            key = (near_key(dx * dx + dy * dy),) + self._turned(round(dx, 6), round(dy, 6))
-            if best is None or key < best[0]:
-                n = len(group)
-                best = (key, (sum(x for x, _y, _a in group) / n, sum(y for _x, y, _a in group) / n))
-        if best is None:
-            return None
-        return self.find_site(kind, best[1], EXPAND_SITE)
+            n = len(group)
+            centre = (round(sum(x for x, _y, _a in group) / n, 6), round(sum(y for _x, y, _a in group) / n, 6))
+            candidates.append(((near_key(dx * dx + dy * dy),) + self._turned(round(dx, 6), round(dy, 6)), centre))
+        tried = set()
+        for _key, centre in sorted(candidates):
+            if centre in tried:
+                continue
+            tried.add(centre)
+            site = self.find_site(kind, centre, EXPAND_SITE)
+            if site is not None or len(tried) >= EXPAND_TRIES:
+                return site
+        return None
 
 
     def _hq_id(self) -> int | None:
