@@ -882,21 +882,25 @@ class PlannedTeam(TeamView):
 
     def _leash(self) -> None:
         """Unless the order is to attack, a unit chasing an enemy further than ``LEASH`` tiles from the
-        headquarters, and not at one of its buildings (``_in_outskirts``), comes back to the rally point (a
-        defence does not follow the enemy home)."""
+        headquarters comes back to the rally point (a defence does not follow the enemy home), unless it is
+        attacking a threat at one of its outlying buildings (``_threats``, "the outskirts")."""
         if self.state.order == "attack":
             return
         world = self.world
         hx, hy = self._headquarters()
         rally = None
+        threats = None
         for eid, pos in self.army_units():
             if (pos.x - hx) ** 2 + (pos.y - hy) ** 2 <= LEASH * LEASH:
                 continue
             current = world.ledger.current(eid)
             if current is None or current.kind not in ("attack", "attack_move") or eid == self.state.scout:
                 continue
-            if self._in_outskirts(pos.x, pos.y):
-                continue
+            if current.kind == "attack" and self._in_outskirts(pos.x, pos.y):
+                if threats is None:
+                    threats = {t[0] for t in self._threats()}
+                if current.target in threats:
+                    continue                      # driving off a raid at its outlying buildings
             if rally is None:
                 rally = self.rally_spot()
             self._submit("move", eid, 0, {"x": rally[0], "y": rally[1]})
