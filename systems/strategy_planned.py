@@ -685,25 +685,23 @@ class PlannedTeam(TeamView):
             site = self.expansion() if kind is not None else None
             if site is None:
                 return "no site for an expansion"
-            placed = self._place(kind, site)
-            if self.last is not None:
-                return "action"
-            if not placed:
-                return "no site or builder"
-            self.budget -= self.world.content.buildings[kind].cost    # saved for: nothing later spends it
-            return "wait"
+            return self._build_step(kind, site)
         if step.startswith("build_"):
             kind = self.p.supply if step == "build_depot" else step[len("build_"):]
             if kind not in self.world.content.buildings:
                 return f"unknown building '{kind}'"
-            placed = self._place(kind)
-            if self.last is not None:
-                return "action"
-            if not placed:
-                return "no site or builder"
-            self.budget -= self.world.content.buildings[kind].cost    # saved for: nothing later spends it
-            return "wait"
+            return self._build_step(kind)
         return f"unknown step '{step}'"
+
+    def _build_step(self, kind: str, site: tuple[int, int] | None = None) -> str:
+        """Place a ``kind`` (on ``site``, default: the nearest free site round the headquarters)."""
+        placed = self._place(kind, site)
+        if self.last is not None:
+            return "action"
+        if not placed:
+            return "no site or builder"
+        self.budget -= self.world.content.buildings[kind].cost    # saved for: nothing later spends it
+        return "wait"
 
     def _train_step(self, unit: str) -> str:
         world = self.world
