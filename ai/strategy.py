@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai import htn
-from ai.conditions import Condition
+from ai.conditions import Condition, all_hold
 from ai.curves import Curve
 from ai.utility import Candidate, Emergency, ModeSelector, Preference
 
@@ -339,6 +339,19 @@ class StrategyPlanner:
         if status is None:
             return self.selector.decide(facts, current, held)
         return self.selector.decide(facts, current, held, status=status, status_reason=status_reason)
+
+    def expansion_wanted(self, facts: dict) -> bool:
+        """Do the ``expand`` posture's gates hold but for ``expansion_site``, which the host looks for only then
+        (it searches the map)? False for a profile that never expands (no such posture).
+
+        >>> low = example_facts(army=10, mine_left=5000.0)
+        >>> StrategyPlanner(Tuning(bases=2)).expansion_wanted(low), StrategyPlanner(Tuning()).expansion_wanted(low)
+        (True, False)
+        >>> StrategyPlanner(Tuning(bases=2)).expansion_wanted({**low, "threat": True})
+        False
+        """
+        expand = self.selector.by_id.get("expand")
+        return expand is not None and all_hold([g for g in expand.gates if g.fact != "expansion_site"], facts)
 
     def plan(self, posture: str, facts: dict, blocked=()) -> list[str]:
         """The posture's tasks, in order (empty when the domain finds none); ``blocked`` tasks are not planned."""

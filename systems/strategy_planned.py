@@ -317,11 +317,7 @@ class PlannedTeam(TeamView):
                     enemy_production += bdef is not None and bool(bdef.trains) and not bdef.headquarters
         cap, used = population_cap(world, team), population_used(world, team)
         bases, mine_left = self._bases()
-        t = self.planner.tuning
-        # looked for only while every other gate of the expand posture holds (it searches the map)
-        site = (t.bases > 1 and bases < t.bases and mine_left < t.expand_below and threat_value <= 0
-                and army >= t.guard_army and self.expansion() is not None)
-        return {
+        facts = {
             "minute": round(world.tick / world.hz / 60.0, 3),
             "stock": float(self.budget), "income": round(income, 3), "workers": len(self.workers),
             "pop_used": used, "pop_cap": cap, "pop_free": cap - used,
@@ -334,8 +330,11 @@ class PlannedTeam(TeamView):
             "idle_production": idle,
             "hq_idle": hq is not None and len(world.ledger.queue_of(hq, "production")) < 2,
             "enemy_known": known, "intel_age": round(intel_age, 2), "enemy_production": enemy_production,
-            "bases": bases, "mine_left": round(mine_left, 3), "expansion_site": bool(site),
+            "bases": bases, "mine_left": round(mine_left, 3), "expansion_site": False,
         }
+        # looked for only while every other gate of the expand posture holds (it searches the map)
+        facts["expansion_site"] = self.planner.expansion_wanted(facts) and self.expansion() is not None
+        return facts
 
     # -- bases ----------------------------------------------------------------------------------------------
     def _drop_offs(self) -> list[tuple[float, float]]:
@@ -681,11 +680,8 @@ class PlannedTeam(TeamView):
         if step == "train_army":
             return self._train_army_step()
         if step == "build_expansion":
-            kind = self._hq_kind()
-            site = self.expansion() if kind is not None else None
-            if site is None:
-                return "no site for an expansion"
-            return self._build_step(kind, site)
+            site = self.expansion()
+            return "no site for an expansion" if site is None else self._build_step(self._hq_kind(), site)
         if step.startswith("build_"):
             kind = self.p.supply if step == "build_depot" else step[len("build_"):]
             if kind not in self.world.content.buildings:
@@ -796,9 +792,16 @@ class PlannedTeam(TeamView):
             (out if any((t[1] - x) ** 2 + (t[2] - y) ** 2 <= r2 for x, y in bases) else outskirts).append(t)
         known = {t[0] for t in out}
         out += self._near_army(hx, hy, known)
-        out += self._attackers(hx, hy, known)
+        hits = self._attackers(hx, hy)
+        for attacker, x, y, far in hits:             # those that hit one of its units, within the leash
+            if not far and attacker not in known:
+                known.add(attacker)
+                out.append((attacker, x, y))
         known.update(t[0] for t in outskirts)
-        outskirts += self._attackers(hx, hy, known, outskirts=True)
+        for attacker, x, y, far in hits:             # and beyond it, at one of its buildings
+            if far and attacker not in known and self._in_outskirts(x, y):
+                known.add(attacker)
+                outskirts.append((attacker, x, y))
         if outskirts and self._outweighs(outskirts, hx, hy):
             out += outskirts
         return out
@@ -853,29 +856,22 @@ class PlannedTeam(TeamView):
                     out.append((int(ids[i]), float(xs[i]), float(ys[i])))
         return out
 
-    def _attackers(self, hx: float, hy: float, known: set, outskirts: bool = False) -> list[tuple[int, float, float]]:
-        """Enemies that hit one of its units in the last ``HIT_MEMORY`` ticks and stand within ``LEASH`` tiles of
-        its headquarters: fire answered, as a player's unit answers it (systems/reflexes.py), so a longer-ranged
-        raider cannot pick off the units waiting at the rally point, or the workers, from outside the base's
-        reach. With ``outskirts``: those that stand further than that but at one of its buildings
-        (``_in_outskirts``)."""
+    def _attackers(self, hx: float, hy: float) -> list[tuple[int, float, float, bool]]:
+        """(attacker, x, y, further than ``LEASH`` from the headquarters) for each of its units (by id) that an
+        enemy hit in the last ``HIT_MEMORY`` ticks: fire answered, as a player's unit answers it
+        (systems/reflexes.py), so a longer-ranged raider cannot pick off the units waiting at the rally point, or
+        the workers, from outside the base's reach (``_threats`` takes those within the leash, and those beyond it
+        at one of its buildings)."""
         world = self.world
         out = []
         for eid in sorted({e for e, _p in self.army_units()} | {e for e, _p, _w in self.workers}):
             stance = esper.try_component(eid, Stance)
-            if stance is None or world.tick - stance.hit_tick > HIT_MEMORY or stance.attacker in known:
+            if stance is None or world.tick - stance.hit_tick > HIT_MEMORY:
                 continue
             attacker = stance.attacker
-            if not esper.entity_exists(attacker):
-                continue
-            pos = esper.try_component(attacker, Position)
-            if pos is None:
-                continue
-            far = (pos.x - hx) ** 2 + (pos.y - hy) ** 2 > LEASH * LEASH
-            if far != outskirts or outskirts and not self._in_outskirts(pos.x, pos.y):
-                continue
-            known.add(attacker)
-            out.append((attacker, pos.x, pos.y))
+            pos = esper.try_component(attacker, Position) if esper.entity_exists(attacker) else None
+            if pos is not None:
+                out.append((attacker, pos.x, pos.y, (pos.x - hx) ** 2 + (pos.y - hy) ** 2 > LEASH * LEASH))
         return out
 
     def _leash(self) -> None:
