@@ -77,21 +77,35 @@ def missing_requirements(world, team: int, requires) -> list[str]:
 
 
 def population_cap(world, team: int) -> int:
+    """What the team's complete buildings house, at most ``POPULATION_LIMIT``."""
+    world.activate()
     defs = world.content.buildings
-    cap = sum(defs[b.kind].population for _e, b in buildings_of(world, team, done_only=True) if b.kind in defs)
+    cap = sum(defs[b.kind].population for _e, (b, t) in esper.get_components(Building, Team)
+              if t.team == team and b.done and b.kind in defs)
     return min(POPULATION_LIMIT, cap)
 
 
 def population_used(world, team: int) -> int:
-    """Living units' population plus the units the team's buildings are training now (started)."""
+    """Living units' population plus the units the team's buildings are training now (started).
+
+    Worked out for every team at once and kept (``world.population_memo``) until a unit is made or removed (esper
+    hands out a new cached row list then) or an action joins, starts or leaves the ledger (its ``version``):
+    training buildings ask for it every tick while they wait at the cap."""
     world.activate()
-    units = world.content.units
-    used = sum(units[k.kind].population for _e, (k, t) in esper.get_components(UnitKind, Team)
-               if t.team == team and k.kind in units)
-    for action in world.ledger.active_sorted():
-        if action.kind == "train" and action.state == "started" and action.data.get("team") == team:
-            used += units[action.params["unit"]].population
-    return used
+    rows = esper.get_components(UnitKind, Team)
+    memo_rows, memo_version, used = world.population_memo
+    if memo_rows is not rows or memo_version != world.ledger.version:
+        units = world.content.units
+        used = {}
+        for _e, (k, t) in rows:
+            if k.kind in units:
+                used[t.team] = used.get(t.team, 0) + units[k.kind].population
+        for action in world.ledger.active_sorted():
+            if action.kind == "train" and action.state == "started":
+                owner = action.data.get("team")
+                used[owner] = used.get(owner, 0) + units[action.params["unit"]].population
+        world.population_memo = (rows, world.ledger.version, used)
+    return used.get(team, 0)
 
 
 # -- buildings on the grid ------------------------------------------------------------------------------------

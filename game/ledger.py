@@ -128,6 +128,10 @@ class Ledger:
         self.tick_log: list[list] = []                # requests processed this tick (for replays)
         self.events: list[tuple[int, str, str]] = []  # (action id, new state, reason) this tick
         self._fronts: set[int] = set()                # accepted actions at the front of their lane, not started
+        #: bumped whenever an action joins or leaves a lane or starts: what is derived from the active actions
+        #: (``active_sorted``, a team's population in training) is kept until it moves
+        self.version = 0
+        self._active: tuple[int, tuple] = (-1, ())     # (version, active_sorted() then)
 
     # -- deciders' side --------------------------------------------------------
     def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
@@ -208,6 +212,7 @@ class Ledger:
                 self._finish(world, action, FAILED, reason)
                 continue
             action.state = STARTED
+            self.version += 1
             action.start_tick = world.tick
             self.events.append((action.id, STARTED, ""))
             executor.start(world, action)
@@ -262,6 +267,7 @@ class Ledger:
         """Put ``action`` at the back of its lane and register its reservations."""
         ids = self.lanes.setdefault((action.actor, self.lane_of(action)[0]), [])
         ids.append(action.id)
+        self.version += 1
         if len(ids) == 1 and action.state == ACCEPTED:
             self._fronts.add(action.id)
         for res in action.reservations:
@@ -321,6 +327,7 @@ class Ledger:
         ids = self.lanes.get(lane_key)
         if ids is not None and action.id in ids:
             ids.remove(action.id)
+            self.version += 1
             if not ids:
                 del self.lanes[lane_key]
             elif self.actions[ids[0]].state == ACCEPTED:
@@ -348,9 +355,13 @@ class Ledger:
             if action.active:
                 self._finish(world, action, CONFIRMED, "target destroyed")
 
-    def active_sorted(self) -> list[Action]:
-        """Every active action (accepted or started, in any lane), ascending id."""
-        return [self.actions[aid] for aid in sorted(aid for ids in self.lanes.values() for aid in ids)]
+    def active_sorted(self) -> tuple[Action, ...]:
+        """Every active action (accepted or started, in any lane), ascending id; kept until ``version`` moves
+        (the ledger and the deciders ask for it several times a tick)."""
+        if self._active[0] != self.version:
+            self._active = (self.version, tuple(self.actions[aid] for aid in
+                                                sorted(aid for ids in self.lanes.values() for aid in ids)))
+        return self._active[1]
 
     def _prune(self, tick: int) -> None:
         if tick % 64:

@@ -150,6 +150,10 @@ class World:
         self._seen_every: tuple = (None, {})         # ((tick, fog version), _seen_all() then)
         self._known_buildings: dict[int, tuple] = {}
         self._enemies: dict[int, tuple] = {}
+        self._enemy_rows_memo: dict[tuple, tuple] = {}   # (team, buildings) -> (the index tables, joined rows)
+        #: game.economy.population_used's answers, kept while esper's unit rows (the same cached list) and the
+        #: ledger's version stand still: (rows, version, {team: used})
+        self.population_memo: tuple = (None, -1, {})
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -379,18 +383,31 @@ class World:
     def nearest_enemy(self, team: int, x: float, y: float, buildings: bool = False) -> tuple[int, float] | None:
         """(entity, squared distance) of the closest enemy unit ``team`` sees (with ``buildings``: or enemy
         building it knows, by its centre); ties go to the lowest id. Without fog of war every enemy is seen."""
-        best = None
+        ids, xs, ys = self._enemy_rows(team, buildings)
+        if not len(ids):
+            return None
+        d2 = (xs - x) ** 2 + (ys - y) ** 2
+        i = int(np.argmin(d2))
+        ties = np.flatnonzero(d2 == d2[i])
+        if len(ties) > 1:
+            i = int(ties[np.argmin(ids[ties])])
+        return int(ids[i]), float(d2[i])
+
+    def _enemy_rows(self, team: int, buildings: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, xs, ys) of every enemy unit ``team`` sees (with ``buildings``: then every enemy building it knows),
+        joined once for as long as ``seen_index`` and ``known_building_index`` hand out the same tables."""
         indexes = (self.seen_index(team), self.known_building_index(team)) if buildings else (self.seen_index(team),)
-        for index in indexes:
-            for other, (ids, xs, ys) in sorted(index.items()):
-                if not self.enemies(team, other) or len(ids) == 0:
-                    continue
-                d2 = (xs - x) ** 2 + (ys - y) ** 2
-                i = int(np.argmin(d2))
-                cand = (float(d2[i]), int(ids[i]))
-                if best is None or cand < best:
-                    best = cand
-        return None if best is None else (best[1], best[0])
+        cached = self._enemy_rows_memo.get((team, buildings))
+        if cached is not None and len(cached[0]) == len(indexes) and all(a is b for a, b in zip(cached[0], indexes)):
+            return cached[1]
+        parts = [arrs for index in indexes for other, arrs in sorted(index.items())
+                 if self.enemies(team, other) and len(arrs[0])]
+        if parts:
+            rows = tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+        else:
+            rows = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
+        self._enemy_rows_memo[(team, buildings)] = (indexes, rows)
+        return rows
 
     def summary(self) -> dict:
         """What `rts match` prints: the result, why it ended, each team's units, buildings and score, the hash."""

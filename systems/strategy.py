@@ -52,22 +52,38 @@ class StrategySystem(Decider):
             return
         # every team on the same tick, none sees the world later (a difficulty's think_every slows one team)
         slow = world.think_every
-        units: dict[int, list] = {t: [] for t in teams}
-        workers: dict[int, list] = {t: [] for t in teams}
-        for eid, (t, kind, pos) in sorted(esper.get_components(Team, UnitKind, Position)):
-            mine = units.get(t.team)
-            if mine is None:
-                continue
-            mine.append((eid, kind.kind, pos))
-            w = esper.try_component(eid, Worker)
-            if w is not None:
-                workers[t.team].append((eid, pos, w))
+        units, workers = self._rosters(teams)
         for team in teams:
             profile = profiles[world.strategies[team]]
             view = VIEWS[profile.algorithm](world, team, profile, units[team], workers[team])
             if world.tick % (PERIOD * slow[team]) == 0:
                 view.economy()
             view.army()
+
+    _roster_memo: tuple = (None, None, None, None)
+
+    def _rosters(self, teams: list[int]) -> tuple[dict[int, list], dict[int, list]]:
+        """team -> (eid, kind, pos) of its living units, and team -> (eid, pos, worker) of its workers, ascending
+        ids. Kept while esper hands out the same cached rows (it makes new ones when an entity or a component comes
+        or goes; positions are the live components): the views only read them."""
+        rows = esper.get_components(Team, UnitKind, Position)
+        worker_rows = esper.get_component(Worker)
+        memo_rows, memo_workers, memo_teams, out = self._roster_memo
+        if memo_rows is rows and memo_workers is worker_rows and memo_teams == teams:
+            return out
+        units: dict[int, list] = {t: [] for t in teams}
+        workers: dict[int, list] = {t: [] for t in teams}
+        worker_of = dict(worker_rows)
+        for eid, (t, kind, pos) in sorted(rows):
+            mine = units.get(t.team)
+            if mine is None:
+                continue
+            mine.append((eid, kind.kind, pos))
+            w = worker_of.get(eid)
+            if w is not None:
+                workers[t.team].append((eid, pos, w))
+        self._roster_memo = (rows, worker_rows, list(teams), (units, workers))
+        return units, workers
 
 
 class TeamView:
@@ -85,6 +101,7 @@ class TeamView:
         self._worker_ids = {e for e, _p, _w in workers}
         self._buildings = None
         self._ledger_read = False
+        self._fighters = None
 
     @property
     def buildings(self) -> list:
@@ -307,11 +324,14 @@ class TeamView:
             self._train(kind)
 
     def army_units(self) -> list:
-        """(eid, pos) of the units that fight: every non-worker, and the workers a rush sends."""
-        fighters = [(e, pos) for e, kind, pos in self.units if e not in self._worker_ids]
-        if self.p.workers_fight:
-            fighters += [(e, pos) for e, pos, _w in self.workers[self.p.workers:]]
-        return sorted(fighters)
+        """(eid, pos) of the units that fight: every non-worker, and the workers a rush sends (worked out once per
+        view; callers only read it)."""
+        if self._fighters is None:
+            fighters = [(e, pos) for e, kind, pos in self.units if e not in self._worker_ids]
+            if self.p.workers_fight:
+                fighters += [(e, pos) for e, pos, _w in self.workers[self.p.workers:]]
+            self._fighters = sorted(fighters)
+        return self._fighters
 
     def _train_army(self) -> None:
         mix = self.p.army

@@ -863,11 +863,13 @@ class PlannedTeam(TeamView):
         the workers, from outside the base's reach (``_threats`` takes those within the leash, and those beyond it
         at one of its buildings)."""
         world = self.world
+        since = world.tick - HIT_MEMORY
+        hit = [(eid, stance) for eid, stance in esper.get_component(Stance) if stance.hit_tick >= since]
+        if not hit:
+            return []
+        mine = {e for e, _p in self.army_units()} | {e for e, _p, _w in self.workers}
         out = []
-        for eid in sorted({e for e, _p in self.army_units()} | {e for e, _p, _w in self.workers}):
-            stance = esper.try_component(eid, Stance)
-            if stance is None or world.tick - stance.hit_tick > HIT_MEMORY:
-                continue
+        for eid, stance in sorted((h for h in hit if h[0] in mine), key=lambda h: h[0]):
             attacker = stance.attacker
             pos = esper.try_component(attacker, Position) if esper.entity_exists(attacker) else None
             if pos is not None:
