@@ -144,6 +144,7 @@ class World:
         self.last_entity = 0
         self._index_tick = -1
         self._index: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._index_rows: tuple = (None, {})           # (esper's rows, team -> (ids, Position components))
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
@@ -154,6 +155,8 @@ class World:
         #: game.economy.population_used's answers, kept while esper's unit rows (the same cached list) and the
         #: ledger's version stand still: (rows, version, {team: used})
         self.population_memo: tuple = (None, -1, {})
+        #: game.victory.standing_teams's answer while esper's unit and building rows stand still
+        self.standing_memo: tuple = (None, None, ())
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -279,14 +282,18 @@ class World:
     def team_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""
         if self._index_tick != self.tick:
-            rows: dict[int, list] = {}
-            for eid, (team, pos, _health, _kind) in sorted(esper.get_components(Team, Position, Health, UnitKind)):
-                rows.setdefault(team.team, []).append((eid, pos.x, pos.y))
-            index = {}
-            for team, items in rows.items():
-                arr = np.array(items, dtype=np.float64)
-                index[team] = (arr[:, 0].astype(np.int64), arr[:, 1].copy(), arr[:, 2].copy())
-            self._index = index
+            rows = esper.get_components(Team, Position, Health, UnitKind)
+            if self._index_rows[0] is not rows:        # who is where in the table: until a unit comes or goes
+                groups: dict[int, tuple[list, list]] = {}
+                for eid, (team, pos, _health, _kind) in sorted(rows, key=lambda r: r[0]):
+                    ids, positions = groups.setdefault(team.team, ([], []))
+                    ids.append(eid)
+                    positions.append(pos)
+                self._index_rows = (rows, {team: (np.array(ids, dtype=np.int64), positions)
+                                           for team, (ids, positions) in groups.items()})
+            self._index = {team: (ids.copy(), np.fromiter((p.x for p in positions), np.float64, len(positions)),
+                                  np.fromiter((p.y for p in positions), np.float64, len(positions)))
+                           for team, (ids, positions) in self._index_rows[1].items()}
             self._index_tick = self.tick
         return self._index
 
