@@ -419,10 +419,14 @@ class TeamView:
         ledger = world.ledger
         rally = None
         threats = None
-        for i, (eid, pos) in enumerate(fighters):
-            if (i + tick) % (UNIT_PERIOD * world.think_every[self.team]):   # staggered by the unit's place in its
-                                                                            # army, the same on every side
-                continue
+        period = UNIT_PERIOD * world.think_every[self.team]
+        # staggered by the unit's place in its army, the same on every side
+        thinking = [(eid, pos) for i, (eid, pos) in enumerate(fighters) if not (i + tick) % period]
+        if not thinking:
+            return
+        nearest = world.nearest_enemies(self.team, [p.x for _e, p in thinking], [p.y for _e, p in thinking])
+        nearest_any = None                                  # units or buildings: asked for when first needed
+        for k, (eid, pos) in enumerate(thinking):
             current = ledger.current(eid)
             ammo = esper.try_component(eid, Ammo)
             if ammo is not None and ammo.clip <= 0:
@@ -436,12 +440,15 @@ class TeamView:
                 continue
             if current is not None and current.kind in ("reload", "build"):
                 continue
-            near = world.nearest_enemy(self.team, pos.x, pos.y)
+            near = nearest[k]
             if attacking:
                 if near is not None and near[1] <= ENGAGE * ENGAGE:
                     target = near[0]
                 else:
-                    target = (world.nearest_enemy(self.team, pos.x, pos.y, buildings=True) or near or (0, 0))[0]
+                    if nearest_any is None:
+                        nearest_any = world.nearest_enemies(self.team, [p.x for _e, p in thinking],
+                                                            [p.y for _e, p in thinking], buildings=True)
+                    target = (nearest_any[k] or near or (0, 0))[0]
                 if not target:                              # none in sight or known: look where they should be
                     if current is None or current.kind != "attack_move":
                         spot = world.fog.hunt_point(self.team, pos.x, pos.y)
