@@ -77,12 +77,20 @@ def missing_requirements(world, team: int, requires) -> list[str]:
 
 
 def population_cap(world, team: int) -> int:
-    """What the team's complete buildings house, at most ``POPULATION_LIMIT``."""
+    """What the team's complete buildings house, at most ``POPULATION_LIMIT``. The team's housing buildings are
+    listed once while esper hands out the same rows (``world.housing_memo``); whether each is complete is read
+    live."""
     world.activate()
-    defs = world.content.buildings
-    cap = sum(defs[b.kind].population for _e, (b, t) in esper.get_components(Building, Team)
-              if t.team == team and b.done and b.kind in defs)
-    return min(POPULATION_LIMIT, cap)
+    rows = esper.get_components(Building, Team)
+    memo_rows, memo_content, housing = world.housing_memo
+    if memo_rows is not rows or memo_content is not world.content:      # a unit came or went, or content reloaded
+        defs = world.content.buildings
+        housing = {}
+        for _e, (b, t) in rows:
+            if b.kind in defs and defs[b.kind].population:
+                housing.setdefault(t.team, []).append((b, defs[b.kind].population))
+        world.housing_memo = (rows, world.content, housing)
+    return min(POPULATION_LIMIT, sum(pop for b, pop in housing.get(team, ()) if b.done))
 
 
 def population_used(world, team: int) -> int:
@@ -93,8 +101,8 @@ def population_used(world, team: int) -> int:
     training buildings ask for it every tick while they wait at the cap."""
     world.activate()
     rows = esper.get_components(UnitKind, Team)
-    memo_rows, memo_version, used = world.population_memo
-    if memo_rows is not rows or memo_version != world.ledger.version:
+    memo_rows, memo_version, memo_content, used = world.population_memo
+    if memo_rows is not rows or memo_version != world.ledger.version or memo_content is not world.content:
         units = world.content.units
         used = {}
         for _e, (k, t) in rows:
@@ -104,7 +112,7 @@ def population_used(world, team: int) -> int:
             if action.kind == "train" and action.state == "started":
                 owner = action.data.get("team")
                 used[owner] = used.get(owner, 0) + units[action.params["unit"]].population
-        world.population_memo = (rows, world.ledger.version, used)
+        world.population_memo = (rows, world.ledger.version, world.content, used)
     return used.get(team, 0)
 
 

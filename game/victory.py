@@ -31,8 +31,8 @@ def standing_teams(world) -> list[bool]:
     units = esper.get_components(Team, Health, UnitKind)
     buildings = esper.get_components(Team, Building)
     memo = world.standing_memo
-    if memo[0] is units and memo[1] is buildings:
-        return list(memo[2])
+    if memo[0] is units and memo[1] is buildings and memo[2] is world.content:
+        return list(memo[3])
     n = len(world.scenario.teams)
     has_unit = [False] * n
     has_building = [False] * n
@@ -49,7 +49,7 @@ def standing_teams(world) -> list[bool]:
         out = [(u or b) and hq for u, b, hq in zip(has_unit, has_building, has_hq)]
     else:
         out = [u or b for u, b in zip(has_unit, has_building)]
-    world.standing_memo = (units, buildings, tuple(out))
+    world.standing_memo = (units, buildings, world.content, tuple(out))
     return out
 
 

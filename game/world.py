@@ -153,10 +153,12 @@ class World:
         self._enemies: dict[int, tuple] = {}
         self._enemy_rows_memo: dict[tuple, tuple] = {}   # (team, buildings) -> (the index tables, joined rows)
         #: game.economy.population_used's answers, kept while esper's unit rows (the same cached list) and the
-        #: ledger's version stand still: (rows, version, {team: used})
-        self.population_memo: tuple = (None, -1, {})
+        #: ledger's version (and the content) stand still: (rows, version, content, {team: used})
+        self.population_memo: tuple = (None, -1, None, {})
+        #: game.economy.population_cap's housing buildings per team while esper's building rows stand still
+        self.housing_memo: tuple = (None, None, {})
         #: game.victory.standing_teams's answer while esper's unit and building rows stand still
-        self.standing_memo: tuple = (None, None, ())
+        self.standing_memo: tuple = (None, None, None, ())
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
