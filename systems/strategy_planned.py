@@ -840,16 +840,23 @@ class PlannedTeam(TeamView):
         headquarters), themselves within ``LEASH`` of it: a unit at the rally point fights what comes in sight, as
         a player's unit does, instead of waiting while a longer-ranged raider shoots from just outside the base."""
         r2 = LEASH * LEASH
+        inside = []                              # enemies it sees within the leash: the only ones that can count
+        for other, (ids, xs, ys) in sorted(self.world.seen_index(self.team).items()):
+            if not self.world.enemies(self.team, other) or not len(ids):
+                continue
+            leashed = (xs - hx) ** 2 + (ys - hy) ** 2 <= r2
+            if leashed.any():
+                inside.append((ids, xs, ys, leashed))
+        if not inside:
+            return []
         home = [(p.x, p.y) for _e, p in self.army_units() if (p.x - hx) ** 2 + (p.y - hy) ** 2 <= r2]
         if not home:
             return []
         mine = np.array(home)
         out = []
-        for other, (ids, xs, ys) in sorted(self.world.seen_index(self.team).items()):
-            if not self.world.enemies(self.team, other) or not len(ids):
-                continue
+        for ids, xs, ys, leashed in inside:
             d2 = (xs[:, None] - mine[None, :, 0]) ** 2 + (ys[:, None] - mine[None, :, 1]) ** 2
-            near = (d2 <= ENGAGE * ENGAGE).any(axis=1) & ((xs - hx) ** 2 + (ys - hy) ** 2 <= r2)
+            near = (d2 <= ENGAGE * ENGAGE).any(axis=1) & leashed
             for i in np.flatnonzero(near):
                 if int(ids[i]) not in known:
                     known.add(int(ids[i]))
