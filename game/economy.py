@@ -78,33 +78,34 @@ def missing_requirements(world, team: int, requires) -> list[str]:
 
 def population_cap(world, team: int) -> int:
     """What the team's complete buildings house, at most ``POPULATION_LIMIT``. The team's housing buildings are
-    listed once while esper hands out the same rows (``world.housing_memo``); whether each is complete is read
-    live."""
+    listed once while esper hands out the same rows (``World.kept``); whether each is complete is read live."""
     world.activate()
     rows = esper.get_components(Building, Team)
-    memo_rows, memo_content, housing = world.housing_memo
-    if memo_rows is not rows or memo_content is not world.content:      # a unit came or went, or content reloaded
+
+    def housing() -> dict[int, list]:
         defs = world.content.buildings
-        housing = {}
+        out: dict[int, list] = {}
         for _e, (b, t) in rows:
             if b.kind in defs and defs[b.kind].population:
-                housing.setdefault(t.team, []).append((b, defs[b.kind].population))
-        world.housing_memo = (rows, world.content, housing)
-    return min(POPULATION_LIMIT, sum(pop for b, pop in housing.get(team, ()) if b.done))
+                out.setdefault(t.team, []).append((b, defs[b.kind].population))
+        return out
+
+    listed = world.kept("housing", (rows, world.content), housing)
+    return min(POPULATION_LIMIT, sum(pop for b, pop in listed.get(team, ()) if b.done))
 
 
 def population_used(world, team: int) -> int:
     """Living units' population plus the units the team's buildings are training now (started).
 
-    Worked out for every team at once and kept (``world.population_memo``) until a unit is made or removed (esper
-    hands out a new cached row list then) or an action joins, starts or leaves the ledger (its ``version``):
-    training buildings ask for it every tick while they wait at the cap."""
+    Worked out for every team at once and kept (``World.kept``) until a unit is made or removed (esper hands out a
+    new cached row list then) or an action joins, starts or leaves the ledger (its ``version``): training
+    buildings ask for it every tick while they wait at the cap."""
     world.activate()
     rows = esper.get_components(UnitKind, Team)
-    memo_rows, memo_version, memo_content, used = world.population_memo
-    if memo_rows is not rows or memo_version != world.ledger.version or memo_content is not world.content:
+
+    def count() -> dict:
         units = world.content.units
-        used = {}
+        used: dict = {}
         for _e, (k, t) in rows:
             if k.kind in units:
                 used[t.team] = used.get(t.team, 0) + units[k.kind].population
@@ -112,8 +113,9 @@ def population_used(world, team: int) -> int:
             if action.kind == "train" and action.state == "started":
                 owner = action.data.get("team")
                 used[owner] = used.get(owner, 0) + units[action.params["unit"]].population
-        world.population_memo = (rows, world.ledger.version, world.content, used)
-    return used.get(team, 0)
+        return used
+
+    return world.kept("population", (rows, world.ledger.version, world.content), count).get(team, 0)
 
 
 # -- buildings on the grid ------------------------------------------------------------------------------------

@@ -26,31 +26,29 @@ def sides(world) -> list[int]:
 
 def standing_teams(world) -> list[bool]:
     """Per team: does it still stand (a unit or a building; under the headquarters rule, and a headquarters).
-    Kept while esper hands out the same cached unit and building rows (none came or went)."""
+    Kept while esper hands out the same cached unit and building rows (none came or went: ``World.kept``)."""
     world.activate()
     units = esper.get_components(Team, Health, UnitKind)
     buildings = esper.get_components(Team, Building)
-    memo = world.standing_memo
-    if memo[0] is units and memo[1] is buildings and memo[2] is world.content:
-        return list(memo[3])
-    n = len(world.scenario.teams)
-    has_unit = [False] * n
-    has_building = [False] * n
-    has_hq = [False] * n
-    for _eid, (team, _h, _k) in units:
-        has_unit[team.team] = True
-    defs = world.content.buildings
-    for _eid, (team, b) in buildings:
-        has_building[team.team] = True
-        bdef = defs.get(b.kind)
-        if bdef is not None and bdef.headquarters:
-            has_hq[team.team] = True
-    if world.scenario.victory == HEADQUARTERS:
-        out = [(u or b) and hq for u, b, hq in zip(has_unit, has_building, has_hq)]
-    else:
-        out = [u or b for u, b in zip(has_unit, has_building)]
-    world.standing_memo = (units, buildings, world.content, tuple(out))
-    return out
+
+    def standing() -> tuple[bool, ...]:
+        n = len(world.scenario.teams)
+        has_unit = [False] * n
+        has_building = [False] * n
+        has_hq = [False] * n
+        for _eid, (team, _h, _k) in units:
+            has_unit[team.team] = True
+        defs = world.content.buildings
+        for _eid, (team, b) in buildings:
+            has_building[team.team] = True
+            bdef = defs.get(b.kind)
+            if bdef is not None and bdef.headquarters:
+                has_hq[team.team] = True
+        if world.scenario.victory == HEADQUARTERS:
+            return tuple((u or b) and hq for u, b, hq in zip(has_unit, has_building, has_hq))
+        return tuple(u or b for u, b in zip(has_unit, has_building))
+
+    return list(world.kept("standing", (units, buildings, world.content), standing))
 
 
 def team_scores(world) -> list[float]:

@@ -152,13 +152,7 @@ class World:
         self._known_buildings: dict[int, tuple] = {}
         self._enemies: dict[int, tuple] = {}
         self._enemy_rows_memo: dict[tuple, tuple] = {}   # (team, buildings) -> (the index tables, joined rows)
-        #: game.economy.population_used's answers, kept while esper's unit rows (the same cached list) and the
-        #: ledger's version (and the content) stand still: (rows, version, content, {team: used})
-        self.population_memo: tuple = (None, -1, None, {})
-        #: game.economy.population_cap's housing buildings per team while esper's building rows stand still
-        self.housing_memo: tuple = (None, None, {})
-        #: game.victory.standing_teams's answer while esper's unit and building rows stand still
-        self.standing_memo: tuple = (None, None, None, ())
+        self._kept: dict[str, tuple] = {}              # name -> (what it was made of, the answer): ``kept``
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -281,6 +275,20 @@ class World:
             counts[team.team] += 1
         return counts
 
+    def kept(self, name: str, made_of: tuple, make):
+        """The answer ``make()`` gave when last asked for ``name``, while everything in ``made_of`` is still the
+        same object (esper's cached row lists, the content) or equal number (the ledger's version); else a new
+        one. Never keyed on time, so keeping an answer cannot change a match (ARCHITECTURE.md, performance notes).
+
+        >>> world.kept("population", (esper.get_components(UnitKind, Team), world.content), count)  # doctest: +SKIP
+        """
+        entry = self._kept.get(name)
+        if entry is not None and all(a is b or (type(a) is int and a == b) for a, b in zip(entry[0], made_of)):
+            return entry[1]
+        answer = make()
+        self._kept[name] = (made_of, answer)
+        return answer
+
     def team_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""
         if self._index_tick != self.tick:
@@ -318,14 +326,7 @@ class World:
         cached = self._enemies.get(team)
         if cached is not None and cached[0] == self.tick:
             return cached[1]
-        out = []
-        for index in (self.team_index(), self.building_index()):
-            parts = [arrs for other, arrs in sorted(index.items()) if self.enemies(team, other) and len(arrs[0])]
-            if parts:
-                out.append(tuple(np.concatenate([p[k] for p in parts]) for k in range(3)))
-            else:
-                out.append((np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)))
-        result = (out[0], out[1])
+        result = (self._join_enemies(team, (self.team_index(),)), self._join_enemies(team, (self.building_index(),)))
         self._enemies[team] = (self.tick, result)
         return result
 
@@ -427,14 +428,18 @@ class World:
         cached = self._enemy_rows_memo.get((team, buildings))
         if cached is not None and len(cached[0]) == len(indexes) and all(a is b for a, b in zip(cached[0], indexes)):
             return cached[1]
-        parts = [arrs for index in indexes for other, arrs in sorted(index.items())
-                 if self.enemies(team, other) and len(arrs[0])]
-        if parts:
-            rows = tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
-        else:
-            rows = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0))
+        rows = self._join_enemies(team, indexes)
         self._enemy_rows_memo[(team, buildings)] = (indexes, rows)
         return rows
+
+    def _join_enemies(self, team: int, indexes: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, xs, ys) of ``team``'s enemies in the given index tables, one after another, each in ascending team
+        order."""
+        parts = [arrs for index in indexes for other, arrs in sorted(index.items())
+                 if self.enemies(team, other) and len(arrs[0])]
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
 
     def summary(self) -> dict:
         """What `rts match` prints: the result, why it ended, each team's units, buildings and score, the hash."""

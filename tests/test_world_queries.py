@@ -78,12 +78,11 @@ def test_kept_population_and_standing_answers_equal_a_fresh_count(content):
             for team in (0, 1):
                 used = population_used(world, team)
                 cap = population_cap(world, team)
-                world.population_memo = (None, -1, None, {})
-                world.housing_memo = (None, None, {})          # forget: count again from the world
+                world._kept.clear()                            # forget: count again from the world
                 assert population_used(world, team) == used
                 assert cap == population_cap(world, team)
             standing = victory.standing_teams(world)
-            world.standing_memo = (None, None, None, ())
+            world._kept.clear()
             assert victory.standing_teams(world) == standing
             if world.over:
                 break
