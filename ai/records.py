@@ -125,6 +125,10 @@ class Record:
     __slots__ = ()
     kind: ClassVar[str] = ""
     key_field: ClassVar[str] = ""
+    #: how many of one decider's records of this kind a live match keeps in memory (``DecisionLog``); None: the
+    #: log's ring. A kind written by every unit several times a second keeps few: each kept record is a handful of
+    #: objects the garbage collector walks on every pass (replays and ``collect`` take every record regardless)
+    keep: ClassVar[int | None] = None
     _SPEC: ClassVar[tuple] = ()                 # (field name, check, nested record class or None)
 
     @property
@@ -275,6 +279,7 @@ class NpcDecision(Record):
 
     kind: ClassVar[str] = "npc"
     key_field: ClassVar[str] = "entity"
+    keep: ClassVar[int | None] = 2       # the latest (the window's inspector) and the one before
 
     def candidate(self, cid: str) -> CandidateScore | None:
         return next((c for c in self.candidates if c.id == cid), None)
@@ -428,13 +433,14 @@ class Deferred:
     >>> [c.id for c in log.latest("npc", 7).candidates]
     ['a']
     """
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "args")
 
-    def __init__(self, fn):
+    def __init__(self, fn, *args):
         self.fn = fn
+        self.args = args              # ``fn(*args)`` when read: no closure (fewer objects kept per record)
 
     def __call__(self):
-        return self.fn()
+        return self.fn(*self.args)
 
 
 def _resolved(rec):
@@ -444,7 +450,9 @@ def _resolved(rec):
 
 
 class DecisionLog:
-    """The records a running match keeps: the last ``ring`` per decider, and this tick's for a recorder.
+    """The records a running match keeps: the last ``ring`` per decider (or the kind's own ``keep``: an NPC's
+    last 2), and, while ``collect`` is set, every record of the tick for a reader that wants them all (a replay
+    recorder, a test following one NPC).
 
     >>> log = DecisionLog(ring=2)
     >>> for t in (1, 2, 3):
@@ -464,7 +472,8 @@ class DecisionLog:
         key = (rec.kind, rec.key)
         buf = self.by_key.get(key)
         if buf is None:
-            buf = self.by_key[key] = deque(maxlen=self.ring)
+            keep = rec.keep
+            buf = self.by_key[key] = deque(maxlen=self.ring if keep is None else min(keep, self.ring))
         buf.append(rec)
         if self.collect:
             self.pending.append(_resolved(rec))

@@ -56,8 +56,8 @@ class LedgerActuator:
         return self.world.perception.targets(self.eid, kind)
 
 
-def _full_scores(selector, facts: dict, bb: dict):
-    return Deferred(lambda: list(selector.score_all(facts, bb).values()))
+def _score_list(selector, facts: dict, bb: dict) -> list:
+    return list(selector.score_all(facts, bb).values())
 
 
 class BrainSystem(Decider):
@@ -127,7 +127,7 @@ class BrainSystem(Decider):
                 scorer, ok_row, score_row = row
                 scores = scorer.scores_for(ok_row, score_row, facts, brain.bb, brain.mode or None)
                 rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain), scores=scores,
-                                 record_scores=_full_scores(bdef.selector, facts, dict(brain.bb)))
+                                 record_scores=Deferred(_score_list, bdef.selector, facts, dict(brain.bb)))
             rec.tick = tick
             rec.entity = eid
             log.add(rec)

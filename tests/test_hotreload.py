@@ -40,9 +40,11 @@ def setup(tmp_path):
     return mod, world, guard
 
 
-def first_mode(world, guard, after_tick):
-    for rec in world.decisions.records("npc", guard):
-        if rec.tick >= after_tick and rec.mode:
+def first_mode(records, guard, after_tick):
+    """The guard's first decision with a mode at or after ``after_tick`` among ``records`` (the log's ``take``:
+    a live match keeps only an NPC's last two)."""
+    for rec in records:
+        if rec.kind == "npc" and rec.entity == guard and rec.tick >= after_tick and rec.mode:
             return rec
     return None
 
@@ -60,12 +62,13 @@ def test_a_valid_change_rebuilds_brains_and_alters_behaviour(tmp_path):
         assert world.content.content_hash == result.content_hash
         assert world.content_changes == [[20, result.content_hash]]
         tick = world.tick
+        world.decisions.collect = True                # every record from here on, not only the last two kept
         world.step()
         cancelled = world.ledger.get(running.id)
         assert cancelled.state == "cancelled" and cancelled.reason == "cancelled by brain"
         assert not [k for k, v in world.ledger.exclusive.items() if v == running.id]      # reservations released
         world.run(5)
-        rec = first_mode(world, guard, tick)
+        rec = first_mode(world.decisions.take(), guard, tick)
         assert rec.mode == "retreat", rec.detail
         retreat = rec.candidate("retreat")
         assert [p[4] for p in retreat.prefs] == [0.1, 0.1, 5.0]                       # the new weights

@@ -74,6 +74,22 @@ def test_the_log_keeps_a_ring_per_decider_and_any_number_of_teams():
     assert [r.team for r in log.all("commander") if r.tick == 4] == [0, 1, 2, 3]
 
 
+def test_an_npc_keeps_its_last_two_records_in_memory_and_a_collector_gets_every_one():
+    log = DecisionLog(ring=16)
+    log.collect = True
+    for t in range(10):
+        log.add(npc(tick=t, entity=7))
+        log.add(commander(tick=t, team=0))
+    assert [r.tick for r in log.records("npc", 7)] == [8, 9]            # NpcDecision.keep
+    assert len(log.records("commander", 0)) == 10                        # the log's ring (16) for the others
+    assert [r.tick for r in log.take() if r.kind == "npc"] == list(range(10))
+    assert [r.tick for r in DecisionLog(ring=1).records("npc", 7)] == []
+    small = DecisionLog(ring=1)
+    small.add(npc(tick=1, entity=7))
+    small.add(npc(tick=2, entity=7))
+    assert [r.tick for r in small.records("npc", 7)] == [2]             # never more than the log's ring
+
+
 def test_the_index_finds_the_last_decision_at_or_before_a_tick_and_decodes_only_what_is_asked():
     wire = [commander(tick=t, team=team).to_wire() for t in (0, 90, 180) for team in (0, 1, 2)]
     wire += [npc(tick=t, entity=12).to_wire() for t in (5, 11)]
