@@ -103,6 +103,21 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     a, b = run.measure_lockstep(scaled, sid, 3, warmup=2)
     assert a["ticks"] == b["ticks"] == 3 and a["sync_hash"] == b["sync_hash"] and a["units"] == 40
     assert "BrainSystem" in a["systems_ms"] and "BrainSystem" in b["systems_ms"]
+    assert a["collector_ms"] >= 0 and "collector" not in a["systems_ms"]
+
+
+def test_the_collector_clock_counts_passes_for_the_world_being_stepped():
+    import gc
+    from benchmarks import run
+    into: dict = {}
+    with run._CollectorClock() as clock:
+        gc.collect()                                     # nobody stepped yet: counted nowhere
+        clock.into = into
+        gc.collect()
+    assert into["collector"] > 0 and clock not in gc.callbacks
+    before = into["collector"]
+    gc.collect()
+    assert into["collector"] == before                   # the clock is gone: nothing more added
 
 
 def test_fog_benchmark_runs_rounds_and_keeps_each_chunks_least_time():
