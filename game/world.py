@@ -16,12 +16,14 @@ import numpy as np
 
 from ai.records import DecisionLog
 from components import Building, Health, Position, Team, UnitKind
-from game import victory
+from game import esper_rows, victory
 from game.fog import Fog
 from content.loader import Content
 from game import TICK_HZ
 from game.ledger import Ledger
 from game.navgrid import NavGrid
+
+esper_rows.install()          # esper's query rebuilds, same rows, a few times faster (game/esper_rows.py)
 
 #: decision records kept per decider in memory (replays keep every one): many small objects cost the GC
 RING = 16
