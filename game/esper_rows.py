@@ -23,11 +23,48 @@ leaves esper as it is.
 """
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import is_, itemgetter
 
 import esper
 
+_first = itemgetter(0)
 _ORIGINAL = (getattr(esper, "_get_component", None), getattr(esper, "_get_components", None))
+
+
+#: per esper world (the identity of its entity table; the last few worlds): query -> {entity: its last row}
+_LAST: dict[int, dict] = {}
+_WORLDS_KEPT = 4
+
+
+def _last_rows(key) -> dict:
+    """The rows this query gave last time in the current esper world (entity -> row)."""
+    world = id(esper._entities)
+    per_world = _LAST.get(world)
+    if per_world is None:
+        if len(_LAST) >= _WORLDS_KEPT:
+            del _LAST[next(iter(_LAST))]
+        per_world = _LAST[world] = {}
+    last = per_world.get(key)
+    if last is None:
+        last = per_world[key] = {}
+    return last
+
+
+def _reuse(key, rows: list, single: bool) -> list:
+    """``rows`` with each row whose components are the very objects of this query's last row for its entity
+    replaced by that last row (identity, never equality: a component replaced by an equal one is a new row), and
+    the last rows updated. A rebuild after a death then keeps the rows it can, and the new ones it built for
+    them are freed at once: the collector would otherwise walk tens of thousands of fresh row tuples (two per
+    row) on its next pass, after every tick where a unit died. ``single``: rows are (entity, component)."""
+    last = _last_rows(key)
+    get = last.get
+    if single:
+        out = [old if (old := get(row[0])) is not None and old[1] is row[1] else row for row in rows]
+    else:
+        out = [old if (old := get(row[0])) is not None and all(map(is_, old[1], row[1])) else row for row in rows]
+    last.clear()
+    last.update(zip(map(_first, out), out))
+    return out
 
 
 def _component_rows(component_type):
@@ -36,7 +73,7 @@ def _component_rows(component_type):
     if comp_set is None:
         return iter(())
     entity_db = esper._entities
-    return iter([(entity, entity_db[entity][component_type]) for entity in comp_set])
+    return iter(_reuse(component_type, [(entity, entity_db[entity][component_type]) for entity in comp_set], True))
 
 
 def _components_rows(*component_types):
@@ -59,13 +96,21 @@ def _components_rows(*component_types):
     entity_db = esper._entities
     if len(component_types) == 1:
         (ct,) = component_types
-        return iter([(entity, (entity_db[entity][ct],)) for entity in walk])
-    row = itemgetter(*component_types)
-    others = [s for i, s in enumerate(sets) if i != smallest]
-    keep = walk.intersection(*others)
-    if len(keep) == len(walk):
-        return iter([(entity, row(entity_db[entity])) for entity in walk])
-    return iter([(entity, row(entity_db[entity])) for entity in walk if entity in keep])
+        rows = [(entity, (entity_db[entity][ct],)) for entity in walk]
+    else:
+        row = itemgetter(*component_types)
+        others = [s for i, s in enumerate(sets) if i != smallest]
+        keep = walk.intersection(*others)
+        if len(keep) == len(walk):
+            rows = [(entity, row(entity_db[entity])) for entity in walk]
+        else:
+            rows = [(entity, row(entity_db[entity])) for entity in walk if entity in keep]
+    return iter(_reuse(component_types, rows, False))
+
+
+def forget() -> None:
+    """Drop the last rows kept for the current esper world (before the world is deleted)."""
+    _LAST.pop(id(esper._entities), None)
 
 
 def installed() -> bool:

@@ -170,8 +170,9 @@ class World:
     def close(self) -> None:
         """Drop this match's esper context."""
         if self.name in esper.list_worlds():
-            if esper.current_world == self.name:
-                esper.switch_world("default")
+            esper.switch_world(self.name)
+            esper_rows.forget()
+            esper.switch_world("default")
             esper.delete_world(self.name)
 
     # -- entities ------------------------------------------------------------------

@@ -1,4 +1,5 @@
 """game/esper_rows.py builds esper's query rows exactly as esper does: the same rows in the same order."""
+import dataclasses
 import random
 
 import esper
@@ -80,3 +81,34 @@ def test_a_query_of_a_component_nobody_has_is_empty_and_the_public_calls_use_the
     esper_rows.install()
     esper_rows.install()                                   # idempotent
     assert esper_rows.installed()
+
+
+@dataclasses.dataclass
+class Equal:
+    """A component that compares by value, as the game's dataclass components do."""
+    x: int = 1
+
+
+def test_a_component_replaced_by_an_equal_one_is_handed_out_as_the_new_object(scratch_world):
+    keep = esper.create_entity(Equal(), A())
+    gone = esper.create_entity(Equal(), A())
+    first = dict(esper.get_components(Equal, A))[keep]
+    first_single = dict(esper.get_component(Equal))[keep]
+    replacement = Equal()
+    assert replacement == first[0] and replacement is not first[0]
+    esper.add_component(keep, replacement)                 # equal, but another object
+    esper.delete_entity(gone, immediate=True)
+    assert dict(esper.get_components(Equal, A))[keep][0] is replacement
+    assert dict(esper.get_component(Equal))[keep] is replacement and first_single is not replacement
+
+
+def test_unchanged_rows_are_the_same_objects_after_a_rebuild_and_a_closed_world_is_forgotten(scratch_world):
+    ids = [esper.create_entity(A(), B()) for _ in range(5)]
+    before = esper.get_components(A, B)
+    esper.delete_entity(ids[0], immediate=True)
+    after = esper.get_components(A, B)
+    assert after is not before and len(after) == 4
+    assert all(any(row is old for old in before) for row in after)       # kept, not rebuilt
+    assert esper_rows._LAST.get(id(esper._entities))
+    esper_rows.forget()
+    assert id(esper._entities) not in esper_rows._LAST
