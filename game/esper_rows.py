@@ -7,7 +7,9 @@ from another generator (about 1.7 us a row). In an army match units die on most 
 tick is rebuilt: at 2,000 units in contact that was a sixth of the tick. ``install`` swaps esper's two row
 builders (``_get_component`` and ``_get_components``, which ``get_component`` and ``get_components`` call by
 name) for these, which walk the same smallest component set in the same order and keep the entities that have
-every other component, building each row with one ``operator.itemgetter`` call.
+every other component, building each row with one ``operator.itemgetter`` call. A row whose components are the
+very objects of the query's last row for that entity is handed out as that last row (``_reuse``), so a rebuild
+leaves the garbage collector only the rows that changed to walk.
 
 The rows are equal to esper's, in the same order (tests/test_esper_rows.py compares them on random worlds), so
 no match changes. Nothing else of esper is touched; if a later esper lacks the internals read here, ``install``
