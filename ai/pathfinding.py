@@ -21,6 +21,8 @@ import heapq
 import math
 from collections import deque
 
+from ai import paths_jit
+
 SQRT2 = math.sqrt(2.0)
 # (dx, dy, cost) in a fixed order: straight moves first, then diagonals
 _STEPS = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
@@ -203,6 +205,10 @@ class PathGraph:
         self._table: list | None = None          # summed-area table of blocked tiles (``clear``)
         self._segments: dict[int, bool] = {}     # (from tile, to tile) -> clear, for ``waypoints``
         self._graphs: dict[int, tuple] = {}     # start index opened (-1: none) -> (tcod graph, its pathfinder)
+        self._jit: tuple | None = None          # the arrays the compiled loops read (``_compiled``)
+        #: walk paths back and smooth them with ai.paths_jit's compiled loops when they are available (tests turn
+        #: it off to compare the two)
+        self.use_jit = True
         try:
             import numpy as np
             import tcod.path
@@ -270,17 +276,7 @@ class PathGraph:
         """
         table = self._table
         if table is None:
-            width = self.width
-            table = [[0] * (width + 1)]
-            for y in range(self.height):
-                row = [0]
-                run = 0
-                above = table[-1]
-                for x in range(width):
-                    run += not self.walkable[y * width + x]
-                    row.append(above[x + 1] + run)
-                table.append(row)
-            self._table = table
+            table = self._summed_table()
         ax, bx = (x0, x1) if x0 <= x1 else (x1, x0)
         ay, by = (y0, y1) if y0 <= y1 else (y1, y0)
         ax, bx, ay, by = math.floor(ax), math.floor(bx), math.floor(ay), math.floor(by)
@@ -289,11 +285,41 @@ class PathGraph:
             return True
         return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
 
+    def _summed_table(self) -> list:
+        """The summed-area table of blocked tiles, (height + 1) rows of (width + 1), built once."""
+        width = self.width
+        table = [[0] * (width + 1)]
+        for y in range(self.height):
+            row = [0]
+            run = 0
+            above = table[-1]
+            for x in range(width):
+                run += not self.walkable[y * width + x]
+                row.append(above[x + 1] + run)
+            table.append(row)
+        self._table = table
+        return table
+
+    def _compiled(self):
+        """(walkable as uint8, the summed-area table as an array) for ``ai.paths_jit``, or None when its compiled
+        loops are not available (no Numba, ``RTS_NO_JIT``, ``use_jit`` off): then the Python loops run."""
+        if not self.use_jit or self._np is None or not paths_jit.available():
+            return None
+        if self._jit is None:
+            np = self._np
+            table = self._table if self._table is not None else self._summed_table()
+            self._jit = (np.array(self.walkable, dtype=np.uint8), np.array(table, dtype=np.int64), {})
+        return self._jit
+
     def waypoints(self, tiles: list[tuple[int, int]]) -> list[tuple[float, float]]:
         """``smooth(walkable, width, height, tiles)``, with ``clear`` for the segment checks, each answer kept
         for this grid (smoothing joins tile centres, and walkers setting out from nearby tiles through the same
         corridors ask the same joins: 285,573 checks were 107,065 distinct ones while 5,000 units set out); at
-        most ``SEGMENT_CACHE`` answers are kept, then the store starts afresh."""
+        most ``SEGMENT_CACHE`` answers are kept, then the store starts afresh. With the compiled loops
+        (``ai.paths_jit``) the same waypoints, the checks made afresh in compiled code."""
+        jit = self._compiled()
+        if jit is not None:
+            return paths_jit.smooth(tiles, jit[0], self.width, self.height, jit[1])
         width = self.width
         size = width * self.height
         known = self._segments
@@ -327,9 +353,16 @@ class PathGraph:
         finder = self._finder(-1 if self.walkable[start_i] else start_i)
         finder.add_root((gy, gx))
         finder.resolve((sy, sx))
-        dist = memoryview(finder.distance.ravel())     # items read as Python ints (no numpy scalar arithmetic)
-        if dist[start_i] >= _UNSEEN:
+        flat = finder.distance.ravel()
+        if flat[start_i] >= _UNSEEN:
             return None
+        jit = self._compiled()
+        if jit is not None:
+            steps = jit[2].get(turn)
+            if steps is None:
+                steps = jit[2][turn] = paths_jit.steps_array(_indexed_steps(width, turn))
+            return paths_jit.walk_back(flat, jit[0], width, start_i, goal_i, steps)
+        dist = memoryview(flat)      # items read as Python ints (no numpy scalar arithmetic)
         return _walk_back(dist, self.walkable, width, start_i, goal_i, turn)
 
 

@@ -297,8 +297,21 @@ def measure_paths(content: Content, sid: str = "army_2000", searches: int = 200,
     t0 = time.perf_counter()
     slow = [astar(walk, w, h, s, g, turn=k) for s, g, k in pairs]
     py_ms = 1000 * (time.perf_counter() - t0) / searches
+    # a walker's whole route: the search, the walk back and the waypoints; with ai.paths_jit's compiled walk back
+    # and smoothing (the `fast` extra) and with the Python loops, on the same C search
+    plain = PathGraph(walk, w, h)
+    plain.use_jit = False
+    plain.path(*pairs[0][:2])
+    routes = {}
+    for name, g in (("compiled", graph), ("python", plain)):
+        t0 = time.perf_counter()
+        out = [None if (p := g.path(s, e, turn=k)) is None else g.waypoints(p) for s, e, k in pairs]
+        routes[name] = (1000 * (time.perf_counter() - t0) / searches, out)
     return {"map": f"{w}x{h}", "searches": searches, "c_ms": round(c_ms, 3), "python_ms": round(py_ms, 3),
-            "speedup": round(py_ms / c_ms, 1), "same_paths": fast == slow, "graph_build_ms": round(build_ms, 2)}
+            "speedup": round(py_ms / c_ms, 1), "same_paths": fast == slow, "graph_build_ms": round(build_ms, 2),
+            "route_ms": round(routes["compiled"][0], 3), "route_python_loops_ms": round(routes["python"][0], 3),
+            "routes_compiled": graph._compiled() is not None,
+            "same_routes": routes["compiled"][1] == routes["python"][1]}
 
 
 def run_armies(units_list: list[int], ticks: int, warmup: int = 0) -> list[dict]:
@@ -384,6 +397,10 @@ def main(args) -> int:
                       f"ms, the same rule in Python {p['python_ms']:.2f} ms ({p['speedup']:.1f}x), same paths: "
                       f"{'yes' if p['same_paths'] else 'NO'}; the C graph built on a grid change "
                       f"{p['graph_build_ms']:.1f} ms")
+                walked = "compiled (the fast extra)" if p["routes_compiled"] else "Python (no Numba: the same loops)"
+                print(f"  a whole route (search, walk back, waypoints): {p['route_ms']:.3f} ms with the walk back "
+                      f"and smoothing {walked}, {p['route_python_loops_ms']:.3f} ms with the Python loops; same "
+                      f"routes: {'yes' if p['same_routes'] else 'NO'}")
     for name in SUITES[1:-1]:                    # saves, brains, ... each a module with run() and print_report()
         if suite in (name, "all"):
             module = importlib.import_module(f"benchmarks.{name}")

@@ -129,3 +129,10 @@ def test_fog_benchmark_runs_rounds_and_keeps_each_chunks_least_time():
     # the ratio is that of the two rates, each from the sum of its chunks' least times
     assert abs(out["rate_ratio"] - out["tps_with_fog"] / out["tps_without_fog"]) < 0.01
     assert out["fog_update_ms"] > 0 and out["first_update_ms"] > 0 and out["tick_ms_without_fog"] > 0
+
+
+def test_the_path_benchmark_finds_the_same_routes_every_way():
+    from benchmarks import run
+    from content.loader import load_content
+    p = run.measure_paths(load_content(), searches=20)
+    assert p["same_paths"] and p["same_routes"] and p["route_ms"] > 0 and p["route_python_loops_ms"] > 0

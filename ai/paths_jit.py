@@ -1,0 +1,219 @@
+"""A path's walk back from the search's distances and its smoothing into waypoints, compiled with Numba: the same
+tiles and waypoints as ``ai.pathfinding``'s Python loops, several times faster.
+
+With thousands of walkers setting out, each plans its own path (docs/rules/paths.md): libtcod's C search gives
+the distances, and then ``_walk_back`` (the rule that picks one shortest path whatever order the search took)
+and ``smooth`` (the farthest tile centre a straight walk reaches, again and again) ran in Python, about 60% of
+each path's time (0.15 ms of 0.25 ms on the 157 x 116 army map). This module runs those two loops compiled. It
+is the optional extra ``fast`` (``pip install -e '.[fast]'``, as ``ai.tactics_jit``); without Numba, when it
+cannot be imported or compile (a warning says why, once), or with ``RTS_NO_JIT=1`` in the environment,
+``PathGraph`` keeps its Python loops. Both give the same paths (tests/test_paths_jit.py compares them on random
+grids and on the army map), so a match plays the same either way.
+
+Why the results are identical:
+
+- the walk back compares integer distances (the search's distances widened to 64 bits before a step's cost is
+  added, as Python's integers never overflow) and tries the neighbours in the same turned order;
+- a segment check takes the same steps as ``segment_clear`` with the same IEEE operations in the same order
+  (Numba compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; smoothing
+  keeps its answers in a store, which changes no answer.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import warnings
+
+import numpy as np
+
+_INSTALLED = importlib.util.find_spec("numba") is not None
+_compiled = None        # (walk_back, smooth) compiled on first use; False: Numba failed
+
+
+def available() -> bool:
+    """Whether the compiled loops run: Numba installed and usable, ``RTS_NO_JIT`` not set. The first call that
+    would use them imports Numba and compiles them (or loads its cache)."""
+    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels() is not False
+
+
+def _kernels():
+    global _compiled
+    if _compiled is None:
+        try:
+            from numba import njit
+            _bind_helpers()
+            walk = njit(cache=True)(_walk_back)
+            smooth = njit(cache=True)(_smooth)
+            _warm_up(walk, smooth)
+            _compiled = (walk, smooth)
+        except Exception as exc:                 # any failure of an optional accelerator falls back
+            warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); paths are walked "
+                          f"back and smoothed in Python (the same paths, slower)", RuntimeWarning, stacklevel=3)
+            _compiled = False
+    return _compiled
+
+
+def _warm_up(walk, smooth) -> None:
+    walkable = np.ones(4, dtype=np.uint8)
+    dist = np.array([1, 0, 2, 1], dtype=np.int32)
+    steps = np.array([[1, 1, 0, 2], [2, 0, 1, 2], [-1, -1, 0, 2], [-2, 0, -1, 2]], dtype=np.int64)
+    out = np.empty(4, dtype=np.int64)
+    walk(dist, walkable, 2, 0, 1, steps, out)
+    table = np.zeros((3, 3), dtype=np.int64)
+    smooth(np.array([0, 1], dtype=np.int64), np.array([0, 0], dtype=np.int64), walkable, 2, 2, table,
+           np.empty(2, dtype=np.int64))
+
+
+def steps_array(steps: tuple) -> np.ndarray:
+    """``ai.pathfinding._indexed_steps`` as an (8, 4) array: index offset, dx, dy, cost."""
+    return np.array(steps, dtype=np.int64)
+
+
+def walk_back(dist: np.ndarray, walkable: np.ndarray, width: int, start_i: int, goal_i: int,
+              steps: np.ndarray) -> list[tuple[int, int]]:
+    """``ai.pathfinding._walk_back`` on a flat distance array and a flat uint8 walkable array."""
+    out = np.empty(len(walkable), dtype=np.int64)
+    n = _kernels()[0](dist, walkable, width, start_i, goal_i, steps, out)
+    if n < 0:   # cannot happen with exact distances; refuse rather than loop
+        raise AssertionError("path walk-back found no closer neighbour")
+    flat = out[:n].tolist()
+    return [(i % width, i // width) for i in flat]
+
+
+def smooth(tiles: list[tuple[int, int]], walkable: np.ndarray, width: int, height: int,
+           table: np.ndarray) -> list[tuple[float, float]]:
+    """``ai.pathfinding.smooth`` with ``PathGraph.clear`` for the segment checks; ``table`` is the summed-area
+    table of blocked tiles, (height + 1) x (width + 1)."""
+    if not tiles:
+        return []
+    xs = np.array([t[0] for t in tiles], dtype=np.int64)
+    ys = np.array([t[1] for t in tiles], dtype=np.int64)
+    out = np.empty(len(tiles), dtype=np.int64)
+    n = _kernels()[1](xs, ys, walkable, width, height, table, out)
+    return [(tiles[i][0] + 0.5, tiles[i][1] + 0.5) for i in out[:n].tolist()]
+
+
+# -- the loops Numba compiles (plain Python too: tests run them uncompiled against the originals) ------------------
+def _walk_back(dist, walkable, width, start_i, goal_i, steps, out):
+    size = len(walkable)
+    cur = start_i
+    n = 0
+    out[n] = cur
+    n += 1
+    while cur != goal_i:
+        here = np.int64(dist[cur])
+        cx = cur % width
+        found = False
+        for k in range(steps.shape[0]):
+            off = steps[k, 0]
+            dx = steps[k, 1]
+            dy = steps[k, 2]
+            ni = cur + off
+            nx = cx + dx
+            if nx < 0 or nx >= width or ni < 0 or ni >= size or walkable[ni] == 0:
+                continue
+            if dx != 0 and dy != 0 and not (walkable[cur + dx] != 0 and walkable[cur + dy * width] != 0):
+                continue
+            if np.int64(dist[ni]) + steps[k, 3] == here:
+                cur = ni
+                found = True
+                break
+        if not found:
+            return -1
+        out[n] = cur
+        n += 1
+    return n
+
+
+def _segment_clear(walkable, width, height, x0, y0, x1, y1):
+    tx = int(math.floor(x0))
+    ty = int(math.floor(y0))
+    ex = int(math.floor(x1))
+    ey = int(math.floor(y1))
+    if not (0 <= ex < width and 0 <= ey < height and 0 <= tx < width and 0 <= ty < height):
+        return False
+    dx = x1 - x0
+    dy = y1 - y0
+    step_x = 1 if dx > 0 else -1
+    step_y = 1 if dy > 0 else -1
+    t_dx = abs(1.0 / dx) if dx != 0 else math.inf
+    t_dy = abs(1.0 / dy) if dy != 0 else math.inf
+    if dx > 0:
+        t_mx = (tx + 1 - x0) * t_dx
+    elif dx < 0:
+        t_mx = (x0 - tx) * t_dx
+    else:
+        t_mx = math.inf
+    if dy > 0:
+        t_my = (ty + 1 - y0) * t_dy
+    elif dy < 0:
+        t_my = (y0 - ty) * t_dy
+    else:
+        t_my = math.inf
+    limit = abs(ex - tx) + abs(ey - ty) + 2
+    for _ in range(limit * 2):
+        if walkable[ty * width + tx] == 0:
+            return False
+        if tx == ex and ty == ey:
+            return True
+        if t_mx < t_my:
+            t_mx += t_dx
+            tx += step_x
+        elif t_my < t_mx:
+            t_my += t_dy
+            ty += step_y
+        else:  # through a corner: both neighbours must be open
+            if not (walkable[ty * width + tx + step_x] != 0 and walkable[(ty + step_y) * width + tx] != 0):
+                return False
+            t_mx += t_dx
+            t_my += t_dy
+            tx += step_x
+            ty += step_y
+        if not (0 <= tx < width and 0 <= ty < height):
+            return False
+    return False
+
+
+def _clear(walkable, width, height, table, x0, y0, x1, y1):
+    if x0 <= x1:
+        ax, bx = x0, x1
+    else:
+        ax, bx = x1, x0
+    if y0 <= y1:
+        ay, by = y0, y1
+    else:
+        ay, by = y1, y0
+    ax, bx, ay, by = int(math.floor(ax)), int(math.floor(bx)), int(math.floor(ay)), int(math.floor(by))
+    if 0 <= ax and bx < width and 0 <= ay and by < height and \
+            table[by + 1, bx + 1] - table[ay, bx + 1] - table[by + 1, ax] + table[ay, ax] == 0:
+        return True
+    return _segment_clear(walkable, width, height, x0, y0, x1, y1)
+
+
+def _smooth(xs, ys, walkable, width, height, table, out):
+    last = len(xs) - 1
+    n = 0
+    out[n] = 0
+    n += 1
+    i = 0
+    while i < last:
+        j = i + 1
+        while j < last and _clear(walkable, width, height, table, xs[i] + 0.5, ys[i] + 0.5,
+                                  xs[j + 1] + 0.5, ys[j + 1] + 0.5):
+            j += 1
+        out[n] = j
+        n += 1
+        i = j
+    return n
+
+
+_segment_clear_py, _clear_py = _segment_clear, _clear
+
+
+def _bind_helpers() -> None:
+    """Numba compiles a function's callees only if they are compiled functions too."""
+    global _segment_clear, _clear
+    from numba import njit
+    _segment_clear = njit(cache=True)(_segment_clear_py)
+    _clear = njit(cache=True)(_clear_py)
