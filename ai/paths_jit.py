@@ -15,8 +15,12 @@ Why the results are identical:
 - the walk back compares integer distances (the search's distances widened to 64 bits before a step's cost is
   added, as Python's integers never overflow) and tries the neighbours in the same turned order;
 - a segment check takes the same steps as ``segment_clear`` with the same IEEE operations in the same order
-  (Numba compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; smoothing
-  keeps its answers in a store, which changes no answer.
+  (Numba compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; the Python
+  smoothing keeps its answers in a store and the compiled one checks afresh, which changes no answer.
+
+The compiled segment check is for smoothing, between tile centres: Numba does not check array bounds, and a
+segment from a tile edge that runs past its end tile (which a centre-to-centre segment never does) would read
+outside the grid where ``segment_clear`` raises.
 """
 from __future__ import annotations
 

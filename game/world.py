@@ -170,9 +170,10 @@ class World:
     def close(self) -> None:
         """Drop this match's esper context."""
         if self.name in esper.list_worlds():
+            current = esper.current_world
             esper.switch_world(self.name)
             esper_rows.forget()
-            esper.switch_world("default")
+            esper.switch_world(current if current != self.name else "default")
             esper.delete_world(self.name)
 
     # -- entities ------------------------------------------------------------------

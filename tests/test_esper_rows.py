@@ -112,3 +112,23 @@ def test_unchanged_rows_are_the_same_objects_after_a_rebuild_and_a_closed_world_
     assert esper_rows._LAST.get(id(esper._entities))
     esper_rows.forget()
     assert id(esper._entities) not in esper_rows._LAST
+
+
+def test_closing_a_world_forgets_its_rows_and_leaves_the_current_world_current():
+    from content.loader import load_content
+    from game.world import World
+    content = load_content()
+    a, b = World(content, "skirmish", 1), World(content, "skirmish", 2)
+    try:
+        b.activate()
+        b.step()
+        b_table = id(esper._entities)
+        assert esper_rows._LAST.get(b_table)
+        a.activate()
+        b.close()
+        assert esper.current_world == a.name and b_table not in esper_rows._LAST
+        a.close()
+        assert esper.current_world == "default"
+    finally:
+        a.close()
+        b.close()

@@ -42,6 +42,8 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
 
 
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
+    assert paths_jit.available()                      # compiles the loops and binds the compiled helpers
+    assert type(paths_jit._segment_clear).__name__ == type(paths_jit._clear).__name__ == "CPUDispatcher"
     rng = np.random.default_rng(5)
     width, height = 12, 9
     walkable = (rng.random(width * height) > 0.25).tolist()
