@@ -14,8 +14,8 @@ Why the results are identical:
 
 - the walk back compares integer distances (the search's distances widened to 64 bits before a step's cost is
   added, as Python's integers never overflow) and tries the neighbours in the same turned order;
-- a segment check takes the same steps as ``segment_clear`` with the same IEEE operations in the same order
-  (Numba compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; the Python
+- a segment check is ``segment_clear`` itself, compiled (the same IEEE operations in the same order: Numba
+  compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; the Python
   smoothing keeps its answers in a store and the compiled one checks afresh, which changes no answer.
 
 The compiled segment check is for smoothing, between tile centres: Numba does not check array bounds, and a
@@ -130,55 +130,6 @@ def _walk_back(dist, walkable, width, start_i, goal_i, steps, out):
     return n
 
 
-def _segment_clear(walkable, width, height, x0, y0, x1, y1):
-    tx = int(math.floor(x0))
-    ty = int(math.floor(y0))
-    ex = int(math.floor(x1))
-    ey = int(math.floor(y1))
-    if not (0 <= ex < width and 0 <= ey < height and 0 <= tx < width and 0 <= ty < height):
-        return False
-    dx = x1 - x0
-    dy = y1 - y0
-    step_x = 1 if dx > 0 else -1
-    step_y = 1 if dy > 0 else -1
-    t_dx = abs(1.0 / dx) if dx != 0 else math.inf
-    t_dy = abs(1.0 / dy) if dy != 0 else math.inf
-    if dx > 0:
-        t_mx = (tx + 1 - x0) * t_dx
-    elif dx < 0:
-        t_mx = (x0 - tx) * t_dx
-    else:
-        t_mx = math.inf
-    if dy > 0:
-        t_my = (ty + 1 - y0) * t_dy
-    elif dy < 0:
-        t_my = (y0 - ty) * t_dy
-    else:
-        t_my = math.inf
-    limit = abs(ex - tx) + abs(ey - ty) + 2
-    for _ in range(limit * 2):
-        if walkable[ty * width + tx] == 0:
-            return False
-        if tx == ex and ty == ey:
-            return True
-        if t_mx < t_my:
-            t_mx += t_dx
-            tx += step_x
-        elif t_my < t_mx:
-            t_my += t_dy
-            ty += step_y
-        else:  # through a corner: both neighbours must be open
-            if not (walkable[ty * width + tx + step_x] != 0 and walkable[(ty + step_y) * width + tx] != 0):
-                return False
-            t_mx += t_dx
-            t_my += t_dy
-            tx += step_x
-            ty += step_y
-        if not (0 <= tx < width and 0 <= ty < height):
-            return False
-    return False
-
-
 def _clear(walkable, width, height, table, x0, y0, x1, y1):
     if x0 <= x1:
         ax, bx = x0, x1
@@ -212,12 +163,16 @@ def _smooth(xs, ys, walkable, width, height, table, out):
     return n
 
 
-_segment_clear_py, _clear_py = _segment_clear, _clear
+_clear_py = _clear
+_segment_clear = None     # ai.pathfinding.segment_clear itself, compiled (``_bind_helpers``): one source for both
 
 
 def _bind_helpers() -> None:
-    """Numba compiles a function's callees only if they are compiled functions too."""
+    """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
+    ``segment_clear`` of ``ai.pathfinding`` (its list indexing reads a uint8 array the same way)."""
     global _segment_clear, _clear
     from numba import njit
-    _segment_clear = njit(cache=True)(_segment_clear_py)
+
+    from ai.pathfinding import segment_clear
+    _segment_clear = njit(cache=True)(segment_clear)
     _clear = njit(cache=True)(_clear_py)
