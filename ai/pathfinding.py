@@ -303,7 +303,7 @@ class PathGraph:
     def _compiled(self):
         """(walkable as uint8, the summed-area table as an array) for ``ai.paths_jit``, or None when its compiled
         loops are not available (no Numba, ``RTS_NO_JIT``, ``use_jit`` off): then the Python loops run."""
-        if not self.use_jit or self._np is None or not paths_jit.available():
+        if not self.use_jit or self._np is None or not paths_jit.available(segment_clear):
             return None
         if self._jit is None:
             np = self._np

@@ -35,18 +35,21 @@ _INSTALLED = importlib.util.find_spec("numba") is not None
 _compiled = None        # (walk_back, smooth) compiled on first use; False: Numba failed
 
 
-def available() -> bool:
+def available(segment_clear) -> bool:
     """Whether the compiled loops run: Numba installed and usable, ``RTS_NO_JIT`` not set. The first call that
-    would use them imports Numba and compiles them (or loads its cache)."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels() is not False
+    would use them imports Numba and compiles them (or loads its cache), with ``segment_clear`` (the one of
+    ``ai.pathfinding``, handed in: that module imports this one) compiled as the smoothing's segment check."""
+    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels(segment_clear) is not False
 
 
-def _kernels():
+def _kernels(segment_clear=None):
     global _compiled
     if _compiled is None:
+        if segment_clear is None:
+            raise RuntimeError("paths_jit: call available(segment_clear) before using the compiled loops")
         try:
             from numba import njit
-            _bind_helpers()
+            _bind_helpers(segment_clear)
             walk = njit(cache=True)(_walk_back)
             smooth = njit(cache=True)(_smooth)
             _warm_up(walk, smooth)
@@ -167,12 +170,11 @@ _clear_py = _clear
 _segment_clear = None     # ai.pathfinding.segment_clear itself, compiled (``_bind_helpers``): one source for both
 
 
-def _bind_helpers() -> None:
+def _bind_helpers(segment_clear) -> None:
     """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
     ``segment_clear`` of ``ai.pathfinding`` (its list indexing reads a uint8 array the same way)."""
     global _segment_clear, _clear
     from numba import njit
 
-    from ai.pathfinding import segment_clear
     _segment_clear = njit(cache=True)(segment_clear)
     _clear = njit(cache=True)(_clear_py)

@@ -26,7 +26,7 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
     width, height = int(rng.integers(8, 40)), int(rng.integers(8, 30))
     walkable = (rng.random(width * height) > rng.uniform(0.1, 0.4)).tolist()
     jit, plain = graphs(walkable, width, height)
-    assert paths_jit.available()
+    assert paths_jit.available(segment_clear)
     found = 0
     for _ in range(150):
         start = (int(rng.integers(width)), int(rng.integers(height)))
@@ -42,7 +42,7 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
 
 
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
-    assert paths_jit.available()                      # compiles the loops and binds the compiled helpers
+    assert paths_jit.available(segment_clear)         # compiles the loops and binds the compiled helpers
     assert type(paths_jit._segment_clear).__name__ == type(paths_jit._clear).__name__ == "CPUDispatcher"
     rng = np.random.default_rng(5)
     width, height = 12, 9
