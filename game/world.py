@@ -153,8 +153,7 @@ class World:
         self._seen_every: tuple = (None, {})         # ((tick, fog version), _seen_all() then)
         self._known_buildings: dict[int, tuple] = {}
         self._enemies: dict[int, tuple] = {}
-        self._enemy_rows_memo: dict[tuple, tuple] = {}   # (team, buildings) -> (the index tables, joined rows)
-        self._kept: dict[str, tuple] = {}              # name -> (what it was made of, the answer): ``kept``
+        self._kept: dict = {}                          # name -> (what it was made of, the answer): ``kept``
         self.name = f"rts-match-{next(_world_ids)}"
         esper.switch_world(self.name)
         for priority, processor in enumerate(reversed(build_processors())):
@@ -279,15 +278,17 @@ class World:
             counts[team.team] += 1
         return counts
 
-    def kept(self, name: str, made_of: tuple, make):
-        """The answer ``make()`` gave when last asked for ``name``, while everything in ``made_of`` is still the
-        same object (esper's cached row lists, the content) or equal number (the ledger's version); else a new
-        one. Never keyed on time, so keeping an answer cannot change a match (ARCHITECTURE.md, performance notes).
+    def kept(self, name, made_of: tuple, make):
+        """The answer ``make()`` gave when last asked for ``name`` (any hashable key), while everything in
+        ``made_of`` is still the same object (esper's cached row lists, index tables, the content) or equal number
+        (the ledger's version); else a new one. Never keyed on time, so keeping an answer cannot change a match
+        (ARCHITECTURE.md, performance notes).
 
         >>> world.kept("population", (esper.get_components(UnitKind, Team), world.content), count)  # doctest: +SKIP
         """
         entry = self._kept.get(name)
-        if entry is not None and all(a is b or (type(a) is int and a == b) for a, b in zip(entry[0], made_of)):
+        if entry is not None and len(entry[0]) == len(made_of) and \
+                all(a is b or (type(a) is int and a == b) for a, b in zip(entry[0], made_of)):
             return entry[1]
         answer = make()
         self._kept[name] = (made_of, answer)
@@ -429,12 +430,7 @@ class World:
         """(ids, xs, ys) of every enemy unit ``team`` sees (with ``buildings``: then every enemy building it knows),
         joined once for as long as ``seen_index`` and ``known_building_index`` hand out the same tables."""
         indexes = (self.seen_index(team), self.known_building_index(team)) if buildings else (self.seen_index(team),)
-        cached = self._enemy_rows_memo.get((team, buildings))
-        if cached is not None and len(cached[0]) == len(indexes) and all(a is b for a, b in zip(cached[0], indexes)):
-            return cached[1]
-        rows = self._join_enemies(team, indexes)
-        self._enemy_rows_memo[(team, buildings)] = (indexes, rows)
-        return rows
+        return self.kept(("enemy rows", team, buildings), indexes, lambda: self._join_enemies(team, indexes))
 
     def _join_enemies(self, team: int, indexes: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(ids, xs, ys) of ``team``'s enemies in the given index tables, one after another, each in ascending team

@@ -88,3 +88,23 @@ def test_kept_population_and_standing_answers_equal_a_fresh_count(content):
                 break
     finally:
         world.close()
+
+
+def test_a_kept_answer_is_made_again_when_what_it_is_made_of_changes(content):
+    world = World(content, "skirmish", 1)
+    try:
+        a, b = object(), object()
+        made = []
+
+        def make():
+            made.append(1)
+            return len(made)
+        assert world.kept("k", (a, 3), make) == 1
+        assert world.kept("k", (a, 3), make) == 1                  # the same object, the same number: kept
+        assert world.kept("k", (a, 4), make) == 2                  # a number moved
+        assert world.kept("k", (b, 4), make) == 3                  # another object
+        assert world.kept("k", (b, 4, a), make) == 4               # made of more things: not the same answer
+        assert world.kept("k", (b, 4), make) == 5                  # nor of fewer
+        assert world.kept(("k", 2), (b, 4), make) == 6             # any hashable name, each its own answer
+    finally:
+        world.close()
