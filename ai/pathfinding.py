@@ -277,11 +277,7 @@ class PathGraph:
         table = self._table
         if table is None:
             table = self._summed_table()
-        ax, bx = (x0, x1) if x0 <= x1 else (x1, x0)
-        ay, by = (y0, y1) if y0 <= y1 else (y1, y0)
-        ax, bx, ay, by = math.floor(ax), math.floor(bx), math.floor(ay), math.floor(by)
-        if 0 <= ax and bx < self.width and 0 <= ay and by < self.height and \
-                table[by + 1][bx + 1] - table[ay][bx + 1] - table[by + 1][ax] + table[ay][ax] == 0:
+        if box_open(table, self.width, self.height, x0, y0, x1, y1):
             return True
         return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
 
@@ -301,14 +297,16 @@ class PathGraph:
         return table
 
     def _compiled(self):
-        """(walkable as uint8, the summed-area table as an array) for ``ai.paths_jit``, or None when its compiled
-        loops are not available (no Numba, ``RTS_NO_JIT``, ``use_jit`` off): then the Python loops run."""
-        if not self.use_jit or self._np is None or not paths_jit.available(segment_clear):
+        """(walkable as uint8, the summed-area table as an array, the neighbour steps of each turn as arrays) for
+        ``ai.paths_jit``, or None when its compiled loops are not available (no Numba, ``RTS_NO_JIT``, ``use_jit``
+        off): then the Python loops run."""
+        if not self.use_jit or self._np is None or not jit_available():
             return None
         if self._jit is None:
             np = self._np
             table = self._table if self._table is not None else self._summed_table()
-            self._jit = (np.array(self.walkable, dtype=np.uint8), np.array(table, dtype=np.int64), {})
+            steps = tuple(paths_jit.steps_array(_indexed_steps(self.width, turn)) for turn in range(4))
+            self._jit = (np.array(self.walkable, dtype=np.uint8), np.array(table, dtype=np.int64), steps)
         return self._jit
 
     def waypoints(self, tiles: list[tuple[int, int]]) -> list[tuple[float, float]]:
@@ -358,12 +356,31 @@ class PathGraph:
             return None
         jit = self._compiled()
         if jit is not None:
-            steps = jit[2].get(turn)
-            if steps is None:
-                steps = jit[2][turn] = paths_jit.steps_array(_indexed_steps(width, turn))
-            return paths_jit.walk_back(flat, jit[0], width, start_i, goal_i, steps)
+            return paths_jit.walk_back(flat, jit[0], width, start_i, goal_i, jit[2][turn % 4])
         dist = memoryview(flat)      # items read as Python ints (no numpy scalar arithmetic)
         return _walk_back(dist, self.walkable, width, start_i, goal_i, turn)
+
+
+def jit_available() -> bool:
+    """Whether ``PathGraph`` walks back and smooths with ``ai.paths_jit``'s compiled loops (``box_open`` and
+    ``segment_clear`` compiled with them)."""
+    return paths_jit.available(box_open, segment_clear)
+
+
+def box_open(table, width: int, height: int, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """True when no tile of the box the two points' tiles span is blocked (a segment between them never leaves
+    that box), read from ``table``, the summed-area table of blocked tiles ((height + 1) rows of (width + 1): lists
+    or a 2-D array; ``PathGraph`` builds it). False says only that the box is not open.
+
+    >>> table = PathGraph([c == "." for c in "...." ".##." "...."], 4, 3)._summed_table()
+    >>> box_open(table, 4, 3, 0.5, 0.5, 3.5, 0.5), box_open(table, 4, 3, 0.5, 0.5, 3.5, 2.5)
+    (True, False)
+    """
+    ax, bx = (x0, x1) if x0 <= x1 else (x1, x0)
+    ay, by = (y0, y1) if y0 <= y1 else (y1, y0)
+    ax, bx, ay, by = int(math.floor(ax)), int(math.floor(bx)), int(math.floor(ay)), int(math.floor(by))
+    return 0 <= ax and bx < width and 0 <= ay and by < height and \
+        table[by + 1][bx + 1] - table[ay][bx + 1] - table[by + 1][ax] + table[ay][ax] == 0
 
 
 def segment_clear(walkable: list, width: int, height: int,

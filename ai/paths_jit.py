@@ -14,8 +14,8 @@ Why the results are identical:
 
 - the walk back compares integer distances (the search's distances widened to 64 bits before a step's cost is
   added, as Python's integers never overflow) and tries the neighbours in the same turned order;
-- a segment check is ``segment_clear`` itself, compiled (the same IEEE operations in the same order: Numba
-  compiles without ``fastmath``), after the same summed-area box test as ``PathGraph.clear``; the Python
+- a segment check is ``PathGraph.clear``'s, from the same source: ``box_open`` then ``segment_clear``, compiled
+  (the same IEEE operations in the same order: Numba compiles without ``fastmath``); the Python
   smoothing keeps its answers in a store and the compiled one checks afresh, which changes no answer.
 
 The compiled segment check is for smoothing, between tile centres: Numba does not check array bounds, and a
@@ -25,7 +25,6 @@ outside the grid where ``segment_clear`` raises.
 from __future__ import annotations
 
 import importlib.util
-import math
 import os
 import warnings
 
@@ -35,21 +34,22 @@ _INSTALLED = importlib.util.find_spec("numba") is not None
 _compiled = None        # (walk_back, smooth) compiled on first use; False: Numba failed
 
 
-def available(segment_clear) -> bool:
+def available(box_open, segment_clear) -> bool:
     """Whether the compiled loops run: Numba installed and usable, ``RTS_NO_JIT`` not set. The first call that
-    would use them imports Numba and compiles them (or loads its cache), with ``segment_clear`` (the one of
-    ``ai.pathfinding``, handed in: that module imports this one) compiled as the smoothing's segment check."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels(segment_clear) is not False
+    would use them imports Numba and compiles them (or loads its cache), with ``box_open`` and ``segment_clear``
+    (those of ``ai.pathfinding``, handed in: that module imports this one) compiled as the smoothing's segment
+    check. ``ai.pathfinding.jit_available`` asks this."""
+    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels(box_open, segment_clear) is not False
 
 
-def _kernels(segment_clear=None):
+def _kernels(box_open=None, segment_clear=None):
     global _compiled
     if _compiled is None:
         if segment_clear is None:
-            raise RuntimeError("paths_jit: call available(segment_clear) before using the compiled loops")
+            raise RuntimeError("paths_jit: call available() before using the compiled loops")
         try:
             from numba import njit
-            _bind_helpers(segment_clear)
+            _bind_helpers(box_open, segment_clear)
             walk = njit(cache=True)(_walk_back)
             smooth = njit(cache=True)(_smooth)
             _warm_up(walk, smooth)
@@ -134,19 +134,8 @@ def _walk_back(dist, walkable, width, start_i, goal_i, steps, out):
 
 
 def _clear(walkable, width, height, table, x0, y0, x1, y1):
-    if x0 <= x1:
-        ax, bx = x0, x1
-    else:
-        ax, bx = x1, x0
-    if y0 <= y1:
-        ay, by = y0, y1
-    else:
-        ay, by = y1, y0
-    ax, bx, ay, by = int(math.floor(ax)), int(math.floor(bx)), int(math.floor(ay)), int(math.floor(by))
-    if 0 <= ax and bx < width and 0 <= ay and by < height and \
-            table[by + 1, bx + 1] - table[ay, bx + 1] - table[by + 1, ax] + table[ay, ax] == 0:
-        return True
-    return _segment_clear(walkable, width, height, x0, y0, x1, y1)
+    """``PathGraph.clear``: the box test, else the segment walked (both ``ai.pathfinding``'s, compiled)."""
+    return _box_open(table, width, height, x0, y0, x1, y1) or _segment_clear(walkable, width, height, x0, y0, x1, y1)
 
 
 def _smooth(xs, ys, walkable, width, height, table, out):
@@ -167,14 +156,15 @@ def _smooth(xs, ys, walkable, width, height, table, out):
 
 
 _clear_py = _clear
-_segment_clear = None     # ai.pathfinding.segment_clear itself, compiled (``_bind_helpers``): one source for both
+_box_open = _segment_clear = None   # ai.pathfinding's own, compiled (``_bind_helpers``): one source for both
 
 
-def _bind_helpers(segment_clear) -> None:
+def _bind_helpers(box_open, segment_clear) -> None:
     """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
-    ``segment_clear`` of ``ai.pathfinding`` (its list indexing reads a uint8 array the same way)."""
-    global _segment_clear, _clear
+    ``box_open`` and ``segment_clear`` of ``ai.pathfinding`` (their list indexing reads arrays the same way)."""
+    global _box_open, _segment_clear, _clear
     from numba import njit
 
+    _box_open = njit(cache=True)(box_open)
     _segment_clear = njit(cache=True)(segment_clear)
     _clear = njit(cache=True)(_clear_py)

@@ -134,8 +134,7 @@ def test_fog_benchmark_runs_rounds_and_keeps_each_chunks_least_time():
 def test_the_path_benchmark_finds_the_same_routes_every_way():
     from benchmarks import run
     from content.loader import load_content
-    from ai import paths_jit
-    from ai.pathfinding import segment_clear
+    from ai.pathfinding import jit_available
     p = run.measure_paths(load_content(), searches=20)
     assert p["same_paths"] and p["same_routes"] and p["route_ms"] > 0 and p["route_python_loops_ms"] > 0
-    assert p["routes_compiled"] == paths_jit.available(segment_clear)        # compiled loops against Python ones when Numba is here
+    assert p["routes_compiled"] == jit_available()        # compiled loops against Python ones when Numba is here

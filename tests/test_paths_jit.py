@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ai import paths_jit
-from ai.pathfinding import PathGraph, astar, segment_clear
+from ai.pathfinding import PathGraph, astar, jit_available, segment_clear
 
 pytestmark = [pytest.mark.skipif(not paths_jit._INSTALLED, reason="numba is not installed (pip install -e '.[fast]')"),
               pytest.mark.skipif(bool(os.environ.get("RTS_NO_JIT")), reason="RTS_NO_JIT is set: one path only")]
@@ -26,7 +26,7 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
     width, height = int(rng.integers(8, 40)), int(rng.integers(8, 30))
     walkable = (rng.random(width * height) > rng.uniform(0.1, 0.4)).tolist()
     jit, plain = graphs(walkable, width, height)
-    assert paths_jit.available(segment_clear)
+    assert jit_available()
     found = 0
     for _ in range(150):
         start = (int(rng.integers(width)), int(rng.integers(height)))
@@ -42,8 +42,9 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
 
 
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
-    assert paths_jit.available(segment_clear)         # compiles the loops and binds the compiled helpers
-    assert type(paths_jit._segment_clear).__name__ == type(paths_jit._clear).__name__ == "CPUDispatcher"
+    assert jit_available()                            # compiles the loops and binds the compiled helpers
+    compiled = (paths_jit._box_open, paths_jit._segment_clear, paths_jit._clear)
+    assert {type(f).__name__ for f in compiled} == {"CPUDispatcher"}
     rng = np.random.default_rng(5)
     width, height = 12, 9
     walkable = (rng.random(width * height) > 0.25).tolist()
