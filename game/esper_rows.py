@@ -33,40 +33,84 @@ _first = itemgetter(0)
 _ORIGINAL = (getattr(esper, "_get_component", None), getattr(esper, "_get_components", None))
 
 
-#: per esper world (the identity of its entity table; the last few worlds): query -> {entity: its last row}
-_LAST: dict[int, dict] = {}
+#: per esper world (the identity of its entity table; the last few worlds): its ``_Rows``
+_LAST: dict[int, "_Rows"] = {}
 _WORLDS_KEPT = 4
 
 
-def _last_rows(key) -> dict:
-    """The rows this query gave last time in the current esper world (entity -> row)."""
+class _Rows:
+    """One esper world's kept query answers, and when each component type last gained or lost a component.
+
+    ``gen`` counts the changes seen by the hooks below (an entity created with components, a component added,
+    replaced or removed); ``touched[type]`` is the count at that type's last change. Deleting an entity is not
+    counted: it only takes its entity out of each set, which leaves the other members' order in a set as it was.
+    ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
+    """
+    __slots__ = ("gen", "touched", "queries")
+
+    def __init__(self):
+        self.gen = 0
+        self.touched: dict = {}
+        self.queries: dict = {}
+
+
+def _state() -> _Rows:
     world = id(esper._entities)
-    per_world = _LAST.get(world)
-    if per_world is None:
+    rows = _LAST.get(world)
+    if rows is None:
         if len(_LAST) >= _WORLDS_KEPT:
             del _LAST[next(iter(_LAST))]
-        per_world = _LAST[world] = {}
-    last = per_world.get(key)
-    if last is None:
-        last = per_world[key] = {}
-    return last
+        rows = _LAST[world] = _Rows()
+    return rows
 
 
-def _reuse(key, rows: list, single: bool) -> list:
+def _touch(*component_types) -> None:
+    st = _state()
+    st.gen += 1
+    gen = st.gen
+    touched = st.touched
+    for ct in component_types:
+        touched[ct] = gen
+
+
+def _answer(key, walk, types) -> list | None:
+    """The rows of ``key`` without building them, when only entity deletions happened since its last answer:
+    then its entities are those of the last answer still in the walked set, in the same order (a set keeps its
+    members' order when others leave it), and their components are the same objects."""
+    st = _state()
+    kept = st.queries.get(key)
+    if kept is None:
+        return None
+    built, walked, size, rows = kept
+    if walked is not walk:
+        return None
+    touched = st.touched
+    for ct in types:
+        if touched.get(ct, 0) > built:
+            return None
+    if size != len(walk):                      # entities left: keep the rows of those still there
+        rows = [row for row in rows if row[0] in walk]
+        st.queries[key] = (built, walk, len(walk), rows)
+    return rows
+
+
+def _reuse(key, rows: list, single: bool, walk) -> list:
     """``rows`` with each row whose components are the very objects of this query's last row for its entity
-    replaced by that last row (identity, never equality: a component replaced by an equal one is a new row), and
-    the last rows updated. A rebuild after a death then keeps the rows it can, and the new ones it built for
+    replaced by that last row (identity, never equality: a component replaced by an equal one is a new row), kept
+    as the query's answer. A rebuild after a change then keeps the rows it can, and the new ones it built for
     them are freed at once: the collector would otherwise walk tens of thousands of fresh row tuples (two per
     row) on its next pass, after every tick where a unit died. ``single``: rows are (entity, component)."""
-    last = _last_rows(key)
-    get = last.get
-    if single:
-        out = [old if (old := get(row[0])) is not None and old[1] is row[1] else row for row in rows]
-    else:
-        out = [old if (old := get(row[0])) is not None and all(map(is_, old[1], row[1])) else row for row in rows]
-    last.clear()
-    last.update(zip(map(_first, out), out))
-    return out
+    st = _state()
+    kept = st.queries.get(key)
+    if kept is not None:
+        get = dict(zip(map(_first, kept[3]), kept[3])).get
+        if single:
+            rows = [old if (old := get(row[0])) is not None and old[1] is row[1] else row for row in rows]
+        else:
+            rows = [old if (old := get(row[0])) is not None and all(map(is_, old[1], row[1])) else row
+                    for row in rows]
+    st.queries[key] = (st.gen, walk, len(walk), rows)
+    return rows
 
 
 def _component_rows(component_type):
@@ -74,8 +118,12 @@ def _component_rows(component_type):
     comp_set = esper._components.get(component_type)
     if comp_set is None:
         return iter(())
+    rows = _answer(component_type, comp_set, (component_type,))
+    if rows is not None:
+        return iter(rows)
     entity_db = esper._entities
-    return iter(_reuse(component_type, [(entity, entity_db[entity][component_type]) for entity in comp_set], True))
+    return iter(_reuse(component_type, [(entity, entity_db[entity][component_type]) for entity in comp_set], True,
+                       comp_set))
 
 
 def _components_rows(*component_types):
@@ -95,6 +143,9 @@ def _components_rows(*component_types):
         if len(sets[i]) < len(sets[smallest]):
             smallest = i
     walk = sets[smallest]
+    rows = _answer(component_types, walk, component_types)
+    if rows is not None:
+        return iter(rows)
     entity_db = esper._entities
     if len(component_types) == 1:
         (ct,) = component_types
@@ -107,7 +158,7 @@ def _components_rows(*component_types):
             rows = [(entity, row(entity_db[entity])) for entity in walk]
         else:
             rows = [(entity, row(entity_db[entity])) for entity in walk if entity in keep]
-    return iter(_reuse(component_types, rows, False))
+    return iter(_reuse(component_types, rows, False, walk))
 
 
 def forget() -> None:
@@ -119,10 +170,53 @@ def installed() -> bool:
     return esper._get_components is _components_rows and esper._get_component is _component_rows
 
 
+_HOOKED = ("create_entity", "add_component", "remove_component", "try_remove_component", "clear_database")
+_ESPER_OWN = {name: getattr(esper, name, None) for name in _HOOKED}
+
+
+def _create_entity(*components):
+    entity = _ESPER_OWN["create_entity"](*components)
+    if components:
+        _touch(*map(type, components))
+    return entity
+
+
+def _add_component(entity, component_instance, type_alias=None):
+    _ESPER_OWN["add_component"](entity, component_instance, type_alias)
+    _touch(type_alias or type(component_instance))
+
+
+def _remove_component(entity, component_type):
+    try:
+        return _ESPER_OWN["remove_component"](entity, component_type)
+    finally:
+        _touch(component_type)
+
+
+def _try_remove_component(entity, component_type):
+    try:
+        return _ESPER_OWN["try_remove_component"](entity, component_type)
+    finally:
+        _touch(component_type)
+
+
+def _clear_database():
+    _ESPER_OWN["clear_database"]()
+    forget()
+
+
+_HOOKS = {"create_entity": _create_entity, "add_component": _add_component, "remove_component": _remove_component,
+          "try_remove_component": _try_remove_component, "clear_database": _clear_database}
+
+
 def install() -> None:
-    """Use these row builders in esper (idempotent); nothing happens if esper's internals are not as expected."""
-    if None in _ORIGINAL or not all(hasattr(esper, n) for n in ("_components", "_entities")):
+    """Use these row builders in esper, and count its component changes (idempotent); nothing happens if esper's
+    internals are not as expected. The counting stays after ``uninstall``, so kept answers stay true."""
+    if None in _ORIGINAL or None in _ESPER_OWN.values() or \
+            not all(hasattr(esper, n) for n in ("_components", "_entities")):
         return                                     # pragma: no cover - another esper
+    for name, hook in _HOOKS.items():
+        setattr(esper, name, hook)
     esper._get_component = _component_rows
     esper._get_components = _components_rows
 
