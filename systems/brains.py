@@ -17,11 +17,12 @@ snapshot taken between ticks continues exactly.
 from __future__ import annotations
 
 import esper
+import numpy as np
 
 from ai.batch import BatchScorer
 from ai.records import Deferred
 from ai.status import RUNNING
-from components import BrainState, Controller, Team
+from components import BrainState, Controller, Health, Memory, Position, Squad, Team
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
 
@@ -56,6 +57,56 @@ class LedgerActuator:
         return self.world.perception.targets(self.eid, kind)
 
 
+class Calm:
+    """Which NPCs are calm this tick (the scenario's ``calm_think_every``; docs/rules/utility.md, "Calm NPCs").
+
+    Calm: no enemy its team sees (fog of war as perception has it) stands within the largest sight range of any
+    unit kind, counted as a square round the NPC (so a circle of that radius is inside it); it has decided before
+    and was not hurt since (its memory's last hit points); and its squad's order is older than ``window`` ticks. Each
+    team's seen enemies are counted once per tick into a summed-area table of the map's tiles, so one NPC's test
+    is four lookups.
+    """
+
+    def __init__(self, world):
+        self.world = world
+        self.reach = max(world.perception.sight.values(), default=10.0)
+        self._tick = -1
+        self._tables: dict[int, np.ndarray] = {}
+
+    def _table(self, team: int) -> np.ndarray:
+        world = self.world
+        if self._tick != world.tick:
+            self._tables = {}
+            self._tick = world.tick
+        table = self._tables.get(team)
+        if table is None:
+            nav = world.nav
+            table = np.zeros((nav.height + 1, nav.width + 1), dtype=np.int64)
+            for other, (_ids, xs, ys) in sorted(world.seen_index(team).items()):
+                if world.enemies(team, other) and len(xs):
+                    np.add.at(table, (ys.astype(np.int64) + 1, xs.astype(np.int64) + 1), 1)
+            table = self._tables[team] = table.cumsum(axis=0).cumsum(axis=1)
+        return table
+
+    def __call__(self, eid: int, team: int, window: int) -> bool:
+        world = self.world
+        mem = esper.component_for_entity(eid, Memory)
+        if mem.last_hp < 0 or esper.component_for_entity(eid, Health).hp < mem.last_hp:
+            return False                          # never perceived yet, or hurt since it last decided
+        squad = esper.try_component(eid, Squad)
+        if squad is not None:
+            order = world.perception.orders().get((team, squad.squad))
+            if order is not None and order.since >= 0 and order.since > world.tick - window:
+                return False
+        pos = esper.component_for_entity(eid, Position)
+        nav = world.nav
+        r = self.reach
+        x0, x1 = max(0, int(pos.x - r)), min(nav.width - 1, int(pos.x + r))
+        y0, y1 = max(0, int(pos.y - r)), min(nav.height - 1, int(pos.y + r))
+        t = self._table(team)
+        return bool(t[y1 + 1, x1 + 1] - t[y0, x1 + 1] - t[y1 + 1, x0] + t[y0, x0] == 0)
+
+
 def _score_list(selector, facts: dict, bb: dict) -> list:
     return list(selector.score_all(facts, bb).values())
 
@@ -64,6 +115,7 @@ class BrainSystem(Decider):
     def __init__(self):
         super().__init__()
         self._scorers: dict = {}          # brain id -> the BatchScorer of its selector
+        self._calm: Calm | None = None
 
     def run(self, world):
         tick = world.tick
@@ -72,6 +124,12 @@ class BrainSystem(Decider):
         perception = world.perception
         log = world.decisions
         slow = world.think_every
+        calm_every = world.scenario.calm_think_every
+        calm = None
+        if calm_every:
+            if self._calm is None or self._calm.world is not world:
+                self._calm = Calm(world)
+            calm = self._calm
         thinkers = []
         slots: dict = {}                 # team -> brains of that team met so far (ascending entity id)
         for eid, (brain, ctl, team) in sorted(esper.get_components(BrainState, Controller, Team)):
@@ -84,10 +142,15 @@ class BrainSystem(Decider):
             # ticks (an entity id offset would not: the other team's ids are shifted by the first team's count)
             slot = slots.get(team.team, 0)
             slots[team.team] = slot + 1
-            # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken
-            if not (brain.wake or brain.pending or brain.status != RUNNING or
-                    (slot + tick) % (bdef.think_every * slow[team.team]) == 0):
-                continue
+            # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken; a calm
+            # NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round too
+            if not (brain.wake or brain.pending or brain.status != RUNNING):
+                if (slot + tick) % (bdef.think_every * slow[team.team]):
+                    continue
+                if calm is not None:
+                    window = calm_every * slow[team.team]
+                    if (slot + tick) % window and calm(eid, team.team, window):
+                        continue
             brain.wake = False
             if brain.inbox:
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]

@@ -372,7 +372,7 @@ class Perception:
         visible.sort()
         return visible
 
-    def _orders(self) -> dict:
+    def orders(self) -> dict:
         """(team, squad) -> SquadOrder, built once per tick."""
         if self._orders_tick != self.world.tick:
             self._orders_by = {(o.team, o.squad): o for _e, o in esper.get_component(SquadOrder)}
@@ -387,7 +387,7 @@ class Perception:
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
         squad = esper.try_component(eid, Squad)
-        order = self._orders().get((team, squad.squad)) if squad is not None else None
+        order = self.orders().get((team, squad.squad)) if squad is not None else None
         if order is None or order.kind == "none":
             f["intent_known"] = False
             f["intent_distance"] = INF

@@ -4,7 +4,7 @@ import collections
 import esper
 import pytest
 
-from components import BrainState, Health, Position
+from components import BrainState, Health, Position, Squad, Team
 from game.ledger import CANCELLED
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
@@ -154,3 +154,46 @@ def test_a_snapshot_with_a_broken_brain_state_is_refused(content, tmp_path):
     world.close()
     with pytest.raises(SaveError, match="brain state does not fit brain 'guard'"):
         load_snapshot(tmp_path / "bad.rtssave", content)
+
+
+WIDE = ["#" * 90] + ["#" + "." * 88 + "#" for _ in range(7)] + ["#" * 90]
+
+
+def _calm_world(make_world, every: int):
+    """Blue NPCs: one beside an idle Red rifleman (in sight), one 70 tiles away from it; the scenario's calm rate."""
+    blue = spawn("rifleman", 10, 4) + spawn("rifleman", 80, 4)
+    red = spawn("rifleman", 4, 4)
+    world = make_world(WIDE, f"calm_think_every = {every}\n" + brain_teams(blue, red))
+    world.decisions.collect = True
+    near, far = sorted(e for e, (team,) in ((e, (t,)) for e, t in esper.get_component(Team)) if team.team == 0)
+    return world, near, far
+
+
+def test_a_calm_npc_is_one_that_sees_no_enemy_near_was_not_hurt_and_has_no_fresh_order(make_world):
+    from systems.brains import Calm
+    world, near, far = _calm_world(make_world, 30)
+    world.run(8)                                           # each has decided once
+    world.activate()
+    calm = Calm(world)
+    assert calm(far, 0, 30) is True and calm(near, 0, 30) is False     # Red's rifleman is in the near one's sight
+    esper.component_for_entity(far, Health).hp -= 1.0      # hurt since it last decided
+    assert not calm(far, 0, 30)
+    esper.component_for_entity(far, Health).hp += 1.0
+    order = world.perception.orders().get((0, esper.component_for_entity(far, Squad).squad))
+    if order is not None:                                  # a squad with an order from this tick: not calm
+        order.since = world.tick
+        assert not calm(far, 0, 30)
+        order.since = world.tick - 30
+        assert calm(far, 0, 30)
+
+
+def test_calm_npcs_decide_once_per_calm_period_and_the_others_at_their_brains_rate(make_world):
+    counts = {}
+    for every in (0, 30):
+        world, near, far = _calm_world(make_world, every)
+        world.run(61)
+        per = collections.Counter(r.entity for r in world.decisions.take() if r.kind == "npc" and r.tick > 0)
+        counts[every] = (per[near], per[far])
+    assert counts[0][1] >= 9                              # every 6 ticks without the level of detail
+    assert counts[30][1] <= 4                             # every 30 (and when an action ends) with it
+    assert counts[30][0] >= 9 and counts[30][0] == counts[0][0]   # the NPC in contact is not slowed
