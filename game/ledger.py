@@ -344,7 +344,8 @@ class Ledger:
 
     def actor_gone(self, world, actor: int) -> None:
         """The actor was destroyed: every active action of it fails, in every lane (a building's queue too)."""
-        mine = sorted(aid for (who, _lane), ids in self.lanes.items() if who == actor for aid in ids)
+        lanes = {getattr(executor, "lane", "act") for executor in self.executors.values()}    # every lane there is
+        mine = sorted(aid for lane in lanes for aid in self.lanes.get((actor, lane), ()))
         for aid in mine:
             self._finish(world, self.actions[aid], FAILED, "actor died")
 

@@ -115,6 +115,52 @@ def best_cover(cover: np.ndarray, total: np.ndarray, x: float, y: float, turn: i
     return min(ties, key=lambda j: (turned(cover[j, 0] + 0.5 - x, cover[j, 1] + 0.5 - y, turn), j))
 
 
+class CellIndex:
+    """Points bucketed into square cells of side ``size``, to find the points near many query points at once.
+
+    ``pairs(qx, qy)`` gives every (query, point) pair whose point lies in the 3 x 3 cells round the query's cell,
+    as two index arrays, queries ascending and, per query, the cells row by row with each cell's points in their
+    order in the arrays given: so every point within ``size`` of a query (and some farther ones) is paired with
+    it, and the caller measures exactly. Memory and time grow with the pairs found, not with queries x points.
+
+    >>> cells = CellIndex(np.array([0.5, 1.5, 9.5]), np.array([0.5, 0.5, 9.5]), 2.0)
+    >>> q, j = cells.pairs(np.array([1.0, 9.0]), np.array([1.0, 9.0]))
+    >>> q.tolist(), j.tolist()
+    ([0, 0, 1], [0, 1, 2])
+    """
+
+    def __init__(self, xs: np.ndarray, ys: np.ndarray, size: float):
+        self.size = size
+        cx = np.floor(xs / size).astype(np.int64)
+        cy = np.floor(ys / size).astype(np.int64)
+        self.x0, self.y0 = (int(cx.min()), int(cy.min())) if len(cx) else (0, 0)
+        self.cols = (int(cx.max()) - self.x0 + 3) if len(cx) else 1
+        key = (cy - self.y0 + 1) * self.cols + (cx - self.x0 + 1)
+        self.order = np.argsort(key, kind="stable")
+        self.keys = key[self.order]
+
+    def pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = len(qx)
+        cx = np.floor(qx / self.size).astype(np.int64) - self.x0 + 1
+        cy = np.floor(qy / self.size).astype(np.int64) - self.y0 + 1
+        los, counts = [], []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                x, y = cx + dx, cy + dy
+                key = np.where((x >= 0) & (x < self.cols) & (y >= 0), y * self.cols + x, -1)
+                lo = np.searchsorted(self.keys, key, "left")
+                hi = np.searchsorted(self.keys, key, "right")
+                los.append(lo)
+                counts.append(np.where(key >= 0, hi - lo, 0))
+        lo = np.stack(los, axis=1).ravel()              # query-major: query 0's nine cells, then query 1's, ...
+        count = np.stack(counts, axis=1).ravel()
+        total = int(count.sum())
+        q = np.repeat(np.repeat(np.arange(n, dtype=np.int64), 9), count)
+        starts = np.repeat(lo - (np.cumsum(count) - count), count)
+        j = self.order[starts + np.arange(total, dtype=np.int64)]
+        return q, j
+
+
 class Perception:
     """Static per-match data plus the fact builder; one per World (``world.perception``)."""
 
@@ -172,27 +218,33 @@ class Perception:
             rows = np.flatnonzero(teams == team)
             index = world.seen_index(team)
             own = index.get(team)
-            for b in range(0, len(rows), BLOCK):
-                block = rows[b:b + BLOCK]
-                bx, by = xs[block, None], ys[block, None]
-                if own is not None and len(own[0]):
-                    d2 = (own[1][None, :] - bx) ** 2 + (own[2][None, :] - by) ** 2
-                    allies[block] = np.count_nonzero(d2 <= ALLY_RADIUS * ALLY_RADIUS, axis=1) - 1
-                reach = (sights[block] * sights[block])[:, None]
-                for other, (ids, oxs, oys) in sorted(index.items()):
-                    if not world.enemies(team, other) or len(ids) == 0:
-                        continue
-                    d2 = (oxs[None, :] - bx) ** 2 + (oys[None, :] - by) ** 2
-                    inside = d2 <= reach
-                    for r in np.flatnonzero(inside.any(axis=1)).tolist():
+            if own is not None and len(own[0]):
+                cells = CellIndex(own[1], own[2], ALLY_RADIUS + 1.0)
+                for b in range(0, len(rows), BLOCK):
+                    block = rows[b:b + BLOCK]
+                    q, j = cells.pairs(xs[block], ys[block])
+                    d2 = (own[1][j] - xs[block][q]) ** 2 + (own[2][j] - ys[block][q]) ** 2
+                    allies[block] = np.bincount(q[d2 <= ALLY_RADIUS * ALLY_RADIUS], minlength=len(block)) - 1
+            for other, (ids, oxs, oys) in sorted(index.items()):
+                if not world.enemies(team, other) or len(ids) == 0:
+                    continue
+                cells = CellIndex(oxs, oys, float(sights[rows].max()) + 1.0)
+                for b in range(0, len(rows), BLOCK):
+                    block = rows[b:b + BLOCK]
+                    q, j = cells.pairs(xs[block], ys[block])
+                    d2 = (oxs[j] - xs[block][q]) ** 2 + (oys[j] - ys[block][q]) ** 2
+                    inside = d2 <= (sights[block] * sights[block])[q]
+                    q, j, d2 = q[inside], j[inside], d2[inside]
+                    order = np.lexsort((ids[j], d2, q))          # per NPC: nearest first, ties by entity id
+                    q, j, d2 = q[order], j[order], d2[order]
+                    first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if len(q) else q
+                    rank = np.arange(len(q)) - np.repeat(first, np.diff(np.r_[first, len(q)]))
+                    keep = rank < LOS_CHECKS
+                    for r, jj, dd in zip(q[keep].tolist(), j[keep].tolist(), d2[keep].tolist()):
                         i = int(block[r])
-                        row = d2[r]
-                        near = np.flatnonzero(inside[r])
-                        x, y = float(xs[i]), float(ys[i])
-                        for j in near[np.lexsort((ids[near], row[near]))][:LOS_CHECKS]:
-                            ex, ey = float(oxs[j]), float(oys[j])
-                            if nav.clear_line(x, y, ex, ey):
-                                visible[i].append((float(row[j]), int(ids[j]), ex, ey))
+                        ex, ey = float(oxs[jj]), float(oys[jj])
+                        if nav.clear_line(float(xs[i]), float(ys[i]), ex, ey):
+                            visible[i].append((dd, int(ids[jj]), ex, ey))
         for v in visible:
             v.sort()
         covers = self._cover_batch(eids, xs, ys, visible, teams)

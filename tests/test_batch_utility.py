@@ -105,3 +105,34 @@ def test_a_match_decides_alike_on_the_batch_and_the_per_npc_path():
             world.close()
     assert out[0][1] and any(c["prefs"] for r in out[0][1] for c in r["candidates"])
     assert out[0] == out[1]
+
+
+coords = st.floats(0, 60, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(points=st.lists(st.tuples(coords, coords), max_size=40), queries=st.lists(st.tuples(coords, coords), max_size=12),
+       size=st.floats(0.5, 20), snap=st.booleans())
+def test_the_cell_index_pairs_every_query_with_every_point_within_its_cell_size_once(points, queries, size, snap):
+    """perception's CellIndex: no point within ``size`` of a query is missed, none is paired twice, and the pairs
+    come query by query (which facts_batch's exact re-measuring relies on)."""
+    import numpy as np
+
+    from systems.perception import CellIndex
+    if snap:          # points on tile corners and cell edges, where floor() and ties matter
+        points = [(float(round(x)), float(round(y))) for x, y in points]
+        queries = [(float(round(x)), float(round(y))) for x, y in queries]
+    px = np.array([p[0] for p in points], dtype=np.float64)
+    py = np.array([p[1] for p in points], dtype=np.float64)
+    qx = np.array([q[0] for q in queries], dtype=np.float64)
+    qy = np.array([q[1] for q in queries], dtype=np.float64)
+    if not len(px):
+        return
+    q, j = CellIndex(px, py, size).pairs(qx, qy)
+    got = list(zip(q.tolist(), j.tolist()))
+    assert len(got) == len(set(got))
+    assert q.tolist() == sorted(q.tolist())
+    for a, (x, y) in enumerate(queries):
+        for b, (u, v) in enumerate(points):
+            if (u - x) ** 2 + (v - y) ** 2 <= size * size:
+                assert (a, b) in got, (a, b)
