@@ -18,9 +18,11 @@ Why the results are identical:
   (the same IEEE operations in the same order: Numba compiles without ``fastmath``); the Python
   smoothing keeps its answers in a store and the compiled one checks afresh, which changes no answer.
 
-The compiled segment check is for smoothing, between tile centres: Numba does not check array bounds, and a
-segment from a tile edge that runs past its end tile (which a centre-to-centre segment never does) would read
-outside the grid where ``segment_clear`` raises.
+The compiled segment check of the smoothing, between tile centres, does not check array bounds: a segment from a
+tile edge that runs past its end tile (which a centre-to-centre segment never does) would read outside the grid
+where ``segment_clear`` raises. ``clear_many``, the checks of line of sight between units (anywhere in a tile),
+runs a build of ``segment_clear`` that checks every index, and gives the question back to the Python loop when
+one falls outside.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ import warnings
 import numpy as np
 
 _INSTALLED = importlib.util.find_spec("numba") is not None
-_compiled = None        # (walk_back, smooth) compiled on first use; False: Numba failed
+_compiled = None        # (walk_back, smooth, clear_many) compiled on first use; False: Numba failed
 
 
 def available(box_open, segment_clear) -> bool:
@@ -52,8 +54,9 @@ def _kernels(box_open=None, segment_clear=None):
             _bind_helpers(box_open, segment_clear)
             walk = njit(cache=True)(_walk_back)
             smooth = njit(cache=True)(_smooth)
-            _warm_up(walk, smooth)
-            _compiled = (walk, smooth)
+            many = njit(cache=True)(_clear_many)
+            _warm_up(walk, smooth, many)
+            _compiled = (walk, smooth, many)
         except Exception as exc:                 # any failure of an optional accelerator falls back
             warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); paths are walked "
                           f"back and smoothed in Python (the same paths, slower)", RuntimeWarning, stacklevel=3)
@@ -61,7 +64,7 @@ def _kernels(box_open=None, segment_clear=None):
     return _compiled
 
 
-def _warm_up(walk, smooth) -> None:
+def _warm_up(walk, smooth, many) -> None:
     walkable = np.ones(4, dtype=np.uint8)
     dist = np.array([1, 0, 2, 1], dtype=np.int32)
     steps = np.array([[1, 1, 0, 2], [2, 0, 1, 2], [-1, -1, 0, 2], [-2, 0, -1, 2]], dtype=np.int64)
@@ -70,6 +73,8 @@ def _warm_up(walk, smooth) -> None:
     table = np.zeros((3, 3), dtype=np.int64)
     smooth(np.array([0, 1], dtype=np.int64), np.array([0, 0], dtype=np.int64), walkable, 2, 2, table,
            np.empty(2, dtype=np.int64))
+    point = np.array([0.5])
+    many(point, point, point, point, walkable, 2, 2, table, np.empty(1, dtype=np.uint8))
 
 
 def steps_array(steps: tuple) -> np.ndarray:
@@ -99,6 +104,19 @@ def smooth(tiles: list[tuple[int, int]], walkable: np.ndarray, width: int, heigh
     out = np.empty(len(tiles), dtype=np.int64)
     n = _kernels()[1](xs, ys, walkable, width, height, table, out)
     return [(tiles[i][0] + 0.5, tiles[i][1] + 0.5) for i in out[:n].tolist()]
+
+
+def clear_many(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, walkable: np.ndarray, width: int,
+               height: int, table: np.ndarray) -> np.ndarray:
+    """``PathGraph.clear`` of every segment (x0[k], y0[k]) - (x1[k], y1[k]) (float64 arrays) as a bool array, in one
+    compiled loop; None when a check read outside the grid (where ``segment_clear`` on a list would raise or wrap
+    round): the caller then asks ``PathGraph.clear`` one segment at a time, which gives its own answer or error."""
+    out = np.empty(len(x0), dtype=np.uint8)
+    try:
+        _kernels()[2](x0, y0, x1, y1, walkable, width, height, table, out)
+    except IndexError:
+        return None
+    return out.view(np.bool_)
 
 
 # -- the loops Numba compiles (plain Python too: tests run them uncompiled against the originals) ------------------
@@ -155,16 +173,26 @@ def _smooth(xs, ys, walkable, width, height, table, out):
     return n
 
 
+def _clear_many(x0, y0, x1, y1, walkable, width, height, table, out):
+    for k in range(len(x0)):
+        out[k] = _box_open(table, width, height, x0[k], y0[k], x1[k], y1[k]) or \
+            _segment_checked(walkable, width, height, x0[k], y0[k], x1[k], y1[k])
+
+
 _clear_py = _clear
-_box_open = _segment_clear = None   # ai.pathfinding's own, compiled (``_bind_helpers``): one source for both
+_box_open = _segment_clear = _segment_checked = None   # ai.pathfinding's own, compiled (``_bind_helpers``)
 
 
 def _bind_helpers(box_open, segment_clear) -> None:
     """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
     ``box_open`` and ``segment_clear`` of ``ai.pathfinding`` (their list indexing reads arrays the same way)."""
-    global _box_open, _segment_clear, _clear
+    global _box_open, _segment_clear, _segment_checked, _clear
     from numba import njit
 
     _box_open = njit(cache=True)(box_open)
     _segment_clear = njit(cache=True)(segment_clear)
+    # for segments between any two points (line of sight between units): every index checked, an IndexError
+    # where the list would raise one (a negative index wraps round in both). Not cached: Numba's cache keys a
+    # function by its source, not by these options, and would hand back the unchecked build
+    _segment_checked = njit(boundscheck=True)(segment_clear)
     _clear = njit(cache=True)(_clear_py)

@@ -106,6 +106,10 @@ class NavGrid:
         """``segment_clear`` on the grid as it is now (``PathGraph.clear``: the same answer, faster in the open)."""
         return self.paths().clear(x0, y0, x1, y1)
 
+    def clear_lines(self, x0, y0, x1, y1) -> list[bool]:
+        """``clear_line`` of many segments at once (``PathGraph.clear_many``: the same answers)."""
+        return self.paths().clear_many(x0, y0, x1, y1)
+
     def find_path(self, start: tuple[int, int], goal: tuple[int, int]) -> list[tuple[float, float]] | None:
         """Smoothed waypoints (tile centres) from start tile to goal tile, or None. Cached per door state."""
         key = (start, goal)

@@ -178,6 +178,8 @@ class Perception:
             spawns[t] = [((s.at or start)[0] + 0.5, (s.at or start)[1] + 0.5) for s in team.spawns]
         self._links_version = -1
         self._cover_tick = -1
+        self._cover_cells: CellIndex | None = None       # the cover tiles' cell index (they never move)
+        self._cover_at: np.ndarray | None = None
         self._labels_version = -1
         self._pickups_tick = -1
         self._pickups_version = -1
@@ -195,7 +197,8 @@ class Perception:
         """``facts`` for every NPC of ``eids`` (ascending ids), in that order, with the numpy work done for all of
         them at once: per team, the distances from every thinking NPC to every enemy its team sees (in blocks of
         ``BLOCK`` rows, so memory stays bounded) give each NPC its nearest candidates in sight range (line of sight
-        is then checked for at most ``LOS_CHECKS`` of them, as one at a time); the allies near each; and the best
+        is then checked for at most ``LOS_CHECKS`` of them, as one at a time, in one compiled loop for the block
+        where Numba runs: ``NavGrid.clear_lines``); the allies near each; and the best
         free cover tile for every NPC whose area has no shut door to weigh (the others are looked up one by one).
         The facts are exactly ``facts(eid, now)``'s (tests/test_batch_utility.py compares whole matches)."""
         world = self.world
@@ -240,11 +243,13 @@ class Perception:
                     first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if len(q) else q
                     rank = np.arange(len(q)) - np.repeat(first, np.diff(np.r_[first, len(q)]))
                     keep = rank < LOS_CHECKS
-                    for r, jj, dd in zip(q[keep].tolist(), j[keep].tolist(), d2[keep].tolist()):
-                        i = int(block[r])
-                        ex, ey = float(oxs[jj]), float(oys[jj])
-                        if nav.clear_line(float(xs[i]), float(ys[i]), ex, ey):
-                            visible[i].append((dd, int(ids[jj]), ex, ey))
+                    me, jj = block[q[keep]], j[keep]
+                    ex, ey = oxs[jj], oys[jj]
+                    seen = nav.clear_lines(xs[me], ys[me], ex, ey)
+                    for i, e, dd, x, y, ok in zip(me.tolist(), ids[jj].tolist(), d2[keep].tolist(), ex.tolist(),
+                                                  ey.tolist(), seen):
+                        if ok:
+                            visible[i].append((dd, e, x, y))
         for v in visible:
             v.sort()
         covers = self._cover_batch(eids, xs, ys, visible, teams)
@@ -274,33 +279,47 @@ class Perception:
             return out
         cx = self.cover[:, 0] + 0.5
         cy = self.cover[:, 1] + 0.5
+        if self._cover_cells is None:
+            self._cover_cells = CellIndex(cx, cy, COVER_RADIUS + 1.0)
         occupied = occupants[:, 0] > 0
         crowded = occupants[:, 0] > 1
         held = holders != 0
         for b in range(0, len(cand), BLOCK):
             part = cand[b:b + BLOCK]
             idx = np.array([i for i, _h in part])
-            here = np.array([h for _i, h in part])[:, None]
-            me = np.array([eids[i] for i, _h in part], dtype=np.int64)[:, None]
-            d = np.hypot(cx[None, :] - xs[idx, None], cy[None, :] - ys[idx, None])
-            score = d.copy()
-            for r, i in enumerate(idx.tolist()):
-                if visible[i]:
-                    _d2, _e, ex, ey = visible[i][0]
-                    score[r] -= AWAY_WEIGHT * np.minimum(np.hypot(cx - ex, cy - ey), AWAY_CAP)
-            free = ~((occupied & (crowded | (occupants[:, 1] != me))) | (held & (holders != me)))
-            total = np.where((d <= COVER_RADIUS) & free & (labels == here), score, np.inf)
-            best = np.array([best_cover(self.cover, total[r], float(xs[i]), float(ys[i]), world.turns[int(teams[i])])
-                             for r, i in enumerate(idx.tolist())], dtype=np.int64)
-            rows = np.arange(len(part))
-            found = np.isfinite(total[rows, best]).tolist()
-            dist = d[rows, best].tolist()
-            for r, (i, _h) in enumerate(part):
-                if found[r]:
-                    ctx_, cty = self.cover_tiles[int(best[r])]
-                    out[i] = (ctx_, cty, dist[r])
-                else:
-                    out[i] = ()
+            here = np.array([h for _i, h in part])
+            me = np.array([eids[i] for i, _h in part], dtype=np.int64)
+            px, py = xs[idx], ys[idx]
+            # (NPC, cover tile) pairs in reach: the tiles in the 3 x 3 cells round each NPC, measured exactly
+            q, j = self._cover_cells.pairs(px, py)
+            d = np.hypot(cx[j] - px[q], cy[j] - py[q])
+            keep = (d <= COVER_RADIUS) & (labels[j] == here[q]) & \
+                ~((occupied[j] & (crowded[j] | (occupants[j, 1] != me[q]))) | (held[j] & (holders[j] != me[q])))
+            q, j, d = q[keep], j[keep], d[keep]
+            away = [visible[i][0] if visible[i] else None for i in idx.tolist()]
+            seen = np.array([a is not None for a in away], dtype=bool)
+            ex = np.array([a[2] if a is not None else 0.0 for a in away])
+            ey = np.array([a[3] if a is not None else 0.0 for a in away])
+            score = np.where(seen[q], d - AWAY_WEIGHT * np.minimum(np.hypot(cx[j] - ex[q], cy[j] - ey[q]), AWAY_CAP), d)
+            # per NPC the lowest score (the lowest tile index among equal ones), and how many come within a
+            # millionth of it: best_cover's rule, on the tiles in reach only (the others score infinity there)
+            order = np.lexsort((j, score, q))
+            q, j, d, score = q[order], j[order], d[order], score[order]
+            first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if len(q) else q
+            size = np.diff(np.r_[first, len(q)])
+            tie = score <= np.repeat(score[first] + 1e-6, size)
+            ties = np.add.reduceat(tie, first).tolist() if len(q) else []
+            for r in range(len(part)):
+                out[part[r][0]] = ()
+            for f, n_tie, r in zip(first.tolist(), ties, q[first].tolist()):
+                i = part[r][0]
+                k = f
+                if n_tie > 1:
+                    x, y, turn = float(xs[i]), float(ys[i]), world.turns[int(teams[i])]
+                    k = min(range(f, f + n_tie), key=lambda t: (turned(self.cover[j[t], 0] + 0.5 - x,
+                                                                       self.cover[j[t], 1] + 0.5 - y, turn), j[t]))
+                ctx_, cty = self.cover_tiles[int(j[k])]
+                out[i] = (ctx_, cty, float(d[k]))
         return out
 
     def facts(self, eid: int, now: float, pre: tuple | None = None) -> dict:
@@ -539,13 +558,24 @@ class Perception:
             self._labels_version = nav.version
         if self._cover_tick != world.tick:
             index = {t: i for i, t in enumerate(self.cover_tiles)}
+            if self._cover_at is None:          # tile -> its cover index, -1 where the tile is not cover
+                self._cover_at = np.full(nav.width * nav.height, -1, dtype=np.int64)
+                for i, (x, y) in enumerate(self.cover_tiles):
+                    self._cover_at[y * nav.width + x] = i
             occupants = np.zeros((len(self.cover_tiles), 2), dtype=np.int64)
-            for ids, xs, ys in world.team_index().values():
-                for e, px, py in zip(ids.tolist(), xs.tolist(), ys.tolist()):
-                    i = index.get((int(px), int(py)))
-                    if i is not None:
-                        occupants[i, 0] += 1
-                        occupants[i, 1] = e
+            teams = list(world.team_index().values())
+            if teams:
+                ids = np.concatenate([t[0] for t in teams])
+                tx = np.concatenate([t[1] for t in teams]).astype(np.int64)    # int() of each: toward zero
+                ty = np.concatenate([t[2] for t in teams]).astype(np.int64)
+                inside = (tx >= 0) & (tx < nav.width) & (ty >= 0) & (ty < nav.height)
+                at = np.full(len(ids), -1, dtype=np.int64)
+                at[inside] = self._cover_at[ty[inside] * nav.width + tx[inside]]
+                on = np.flatnonzero(at >= 0)
+                occupants[:, 0] = np.bincount(at[on], minlength=len(self.cover_tiles))
+                last = np.full(len(self.cover_tiles), -1, dtype=np.int64)
+                np.maximum.at(last, at[on], on)         # per tile the last unit on it in team, then id, order
+                occupants[:, 1] = np.where(last >= 0, ids[last], 0)
             holders = np.zeros(len(self.cover_tiles), dtype=np.int64)
             ledger = world.ledger
             for key, aid in ledger.exclusive.items():

@@ -136,3 +136,67 @@ def test_the_cell_index_pairs_every_query_with_every_point_within_its_cell_size_
         for b, (u, v) in enumerate(points):
             if (u - x) ** 2 + (v - y) ** 2 <= size * size:
                 assert (a, b) in got, (a, b)
+
+
+def test_batched_cover_and_sight_equal_the_per_npc_facts_where_cover_tiles_tie(monkeypatch):
+    """facts_batch's cover search (cover tiles in reach from a cell index, best_cover's rule on them) and its line
+    of sight checks (one compiled loop where Numba runs) give each NPC the per-NPC path's facts, also where several
+    cover tiles score within a millionth: every unit put on a spot (tile centre or corner) of the army map (open
+    doors, so the batch path decides cover) that is equally far from two or more cover tiles."""
+    import esper
+    import numpy as np
+
+    import systems.perception as perception
+    from benchmarks.run import army_content
+    from components import Controller, Position
+    from content.loader import load_content
+    from game.world import World
+    ties = []
+    real = perception.turned
+    monkeypatch.setattr(perception, "turned", lambda *a: ties.append(a) or real(*a))
+    content, sid = army_content(load_content(), 120)
+    world = World(content, sid, 2)
+    try:
+        world.run(2)
+        world.activate()
+        nav = world.nav
+        cx, cy = world.perception.cover[:, 0] + 0.5, world.perception.cover[:, 1] + 0.5
+        spots = []
+        for t, open_ in enumerate(nav.walkable):
+            if open_ and not nav.cover[t]:
+                for x, y in ((t % nav.width + 0.5, t // nav.width + 0.5), (t % nav.width, t // nav.width)):
+                    d = np.hypot(cx - x, cy - y)
+                    d = d[d <= perception.COVER_RADIUS]
+                    if len(d) > 1 and np.sum(d <= d.min() + 1e-6) > 1:
+                        spots.append((float(x), float(y)))
+        rng = np.random.default_rng(4)
+        npcs = []
+        for eid, (pos, ctl) in sorted(esper.get_components(Position, Controller)):
+            pos.x, pos.y = spots[int(rng.integers(len(spots)))]
+            if ctl.ai == "brain":
+                npcs.append(eid)
+        world.tick += 1                    # the per-tick indexes are built afresh from the moved units
+        keys = ("cover_known", "cover_x", "cover_y", "cover_distance", "cover_behind_door", "enemy_visible",
+                "enemy_distance", "enemy_x", "enemy_y", "enemy_in_range")
+        batched = world.perception.facts_batch(npcs, world.tick * world.dt)
+        tied = len(ties)
+        one_by_one = [world.perception.facts(eid, world.tick * world.dt) for eid in npcs]
+        assert tied > 20 and len(npcs) > 50
+        assert sum(f["cover_known"] for f in batched) > 50 and sum(f["enemy_visible"] for f in batched) > 10
+        for a, b in zip(batched, one_by_one):
+            assert {k: a.get(k) for k in keys} == {k: b.get(k) for k in keys}
+        # who stands on each cover tile: how many, and the last of them in team then id order
+        for k, (eid, (pos, _ctl)) in enumerate(sorted(esper.get_components(Position, Controller))[:40]):
+            x, y = world.perception.cover_tiles[k % 7 * 3]
+            pos.x, pos.y = x + (k % 5) / 5, y + 0.5
+        world.tick += 1
+        _labels, occupants, _holders = world.perception._cover_state()
+        tiles = {t: i for i, t in enumerate(world.perception.cover_tiles)}
+        want = [[0, 0] for _ in tiles]
+        for ids, xs, ys in world.team_index().values():
+            for e, x, y in zip(ids.tolist(), xs.tolist(), ys.tolist()):
+                if (int(x), int(y)) in tiles:
+                    want[tiles[int(x), int(y)]] = [want[tiles[int(x), int(y)]][0] + 1, e]
+        assert occupants.tolist() == want and max(n for n, _e in want) > 1
+    finally:
+        world.close()

@@ -83,3 +83,49 @@ def test_the_army_map_plans_the_same_routes_both_ways():
         assert routes > 30
     finally:
         world.close()
+
+
+def test_many_segment_checks_at_once_equal_one_at_a_time_anywhere_in_tiles():
+    """``PathGraph.clear_many`` (line of sight between units: points anywhere in a tile, on its edges, outside the
+    map) gives ``clear``'s answer for every segment, compiled or not; on a grid without a wall round it some corner
+    checks reach past the last row, where ``clear`` raises IndexError: the compiled loop hands such a batch back
+    to ``clear``, which raises the same."""
+    rng = np.random.default_rng(11)
+    for width, height, walled in ((14, 10, True), (9, 7, False), (6, 5, False)):
+        walkable = (rng.random(width * height) > 0.15).tolist()
+        if walled:
+            for t in range(width * height):
+                if t % width in (0, width - 1) or t // width in (0, height - 1):
+                    walkable[t] = False
+        jit, plain = graphs(walkable, width, height)
+
+        def coord(top):
+            if rng.random() < 0.5:
+                return float(int(rng.integers(-1, top + 1)) + rng.choice([0.0, 0.5, 1.0, 0.999999]))
+            return float(rng.uniform(-1, top + 1))
+        x0 = [coord(width) for _ in range(3000)]
+        y0 = [coord(height) for _ in range(3000)]
+        x1 = [x + float(rng.choice([0.0, 1.0, -1.0, 2.0, rng.uniform(-5, 5)])) for x in x0]
+        y1 = [y + float(rng.choice([0.0, 1.0, -1.0, 2.0, rng.uniform(-5, 5)])) for y in y0]
+        want = []
+        for a, b, c, d in zip(x0, y0, x1, y1):
+            try:
+                want.append(plain.clear(a, b, c, d))
+            except IndexError:
+                want.append(None)
+        safe = [k for k, w in enumerate(want) if w is not None]
+        got = jit.clear_many(np.array(x0)[safe], np.array(y0)[safe], np.array(x1)[safe], np.array(y1)[safe])
+        assert got == [want[k] for k in safe] == plain.clear_many([x0[k] for k in safe], [y0[k] for k in safe],
+                                                                  [x1[k] for k in safe], [y1[k] for k in safe])
+        assert 300 < sum(got) < len(got) - 300
+    assert jit.clear_many([], [], [], []) == []
+    # a diagonal through tile corners that ends on a corner of the last row walks past its end tile, and its next
+    # corner check reads the row below the map: the list raises, and so does the batch (given back to ``clear``)
+    walkable = [True] * 30
+    walkable[4 * 6 + 4] = False             # the box of the two end tiles is not open: the segment is walked
+    jit, plain = graphs(walkable, 6, 5)
+    with pytest.raises(IndexError):
+        plain.clear(4.0, 2.0, 2.0, 4.0)
+    with pytest.raises(IndexError):
+        jit.clear_many(np.array([0.5, 4.0]), np.array([0.5, 2.0]), np.array([1.5, 2.0]), np.array([0.5, 4.0]))
+    assert jit.clear_many(np.array([0.5]), np.array([0.5]), np.array([1.5]), np.array([0.5])) == [True]
