@@ -10,6 +10,8 @@ time is read anywhere in the simulation.
 from __future__ import annotations
 
 import itertools
+from itertools import compress
+from operator import itemgetter
 
 import esper
 import numpy as np
@@ -147,6 +149,7 @@ class World:
         self._index_tick = -1
         self._index: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._index_rows: tuple = (None, {})           # (esper's rows, team -> (ids, Position components))
+        self._index_by_id: dict = {}                    # entity -> its row, of the rows the groups were built from
         self._bindex_tick = -1
         self._bindex: dict = {}
         self._seen: dict[int, tuple] = {}
@@ -298,14 +301,26 @@ class World:
         """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""
         if self._index_tick != self.tick:
             rows = esper.get_components(Team, Position, Health, UnitKind)
-            if self._index_rows[0] is not rows:        # who is where in the table: until a unit comes or goes
+            kept = self._index_rows[0]
+            if kept is rows:                           # who is where in the table: until a unit comes or goes
+                pass
+            elif kept is not None and len(rows) < len(kept) and all(self._index_by_id.get(r[0]) is r for r in rows):
+                # only units left (esper_rows hands the survivors' rows out unchanged): the groups less the dead
+                alive = np.fromiter(map(itemgetter(0), rows), np.int64, len(rows))
+                groups = {}
+                for team, (ids, positions) in self._index_rows[1].items():
+                    keep = np.isin(ids, alive)
+                    groups[team] = (ids[keep], list(compress(positions, keep.tolist())))
+                self._index_rows = (rows, groups)
+            else:
                 groups: dict[int, tuple[list, list]] = {}
-                for eid, (team, pos, _health, _kind) in sorted(rows, key=lambda r: r[0]):
+                for eid, (team, pos, _health, _kind) in sorted(rows, key=itemgetter(0)):
                     ids, positions = groups.setdefault(team.team, ([], []))
                     ids.append(eid)
                     positions.append(pos)
                 self._index_rows = (rows, {team: (np.array(ids, dtype=np.int64), positions)
                                            for team, (ids, positions) in groups.items()})
+                self._index_by_id = dict(zip(map(itemgetter(0), rows), rows))
             self._index = {team: (ids.copy(), np.fromiter((p.x for p in positions), np.float64, len(positions)),
                                   np.fromiter((p.y for p in positions), np.float64, len(positions)))
                            for team, (ids, positions) in self._index_rows[1].items()}

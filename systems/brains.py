@@ -16,6 +16,8 @@ snapshot taken between ticks continues exactly.
 """
 from __future__ import annotations
 
+from operator import is_, itemgetter
+
 import esper
 import numpy as np
 
@@ -26,6 +28,7 @@ from components import BrainState, Controller, Health, Memory, Position, Squad, 
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
 
+_first = itemgetter(0)
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
 
 
@@ -111,11 +114,69 @@ def _score_list(selector, facts: dict, bb: dict) -> list:
     return list(selector.score_all(facts, bb).values())
 
 
+class _Ranks:
+    """The NPCs with a brain, ascending entity id: their rows (entity, BrainState, Team), BrainStates, teams, stagger
+    slots (the rank among the team's NPCs) and periods (``think_every`` times the team's difficulty), as arrays;
+    ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity."""
+    __slots__ = ("key", "source", "by_id", "rows", "brains", "teams", "slots", "periods")
+
+    def __init__(self, key, source: list, rows: list, teams, periods):
+        self.key = key
+        self.source = source
+        self.by_id = dict(zip(map(_first, source), source))
+        self.rows = rows
+        self.brains = [r[1] for r in rows]
+        self.teams = np.asarray(teams, dtype=np.int64)
+        self.periods = np.asarray(periods, dtype=np.int64)
+        self.slots = np.zeros(len(rows), dtype=np.int64)
+        for team in np.unique(self.teams).tolist():
+            mine = self.teams == team
+            self.slots[mine] = np.arange(int(mine.sum()))
+
+    def without_dead(self, source: list) -> "_Ranks":
+        """These ranks for ``source``, the rows of the same query after entities left (and nothing else changed):
+        the survivors in the same order, their slots counted again."""
+        alive = set(map(_first, source))
+        keep = [k for k, row in enumerate(self.rows) if row[0] in alive]
+        return _Ranks(self.key, source, [self.rows[k] for k in keep], self.teams[keep], self.periods[keep])
+
+
 class BrainSystem(Decider):
     def __init__(self):
         super().__init__()
         self._scorers: dict = {}          # brain id -> the BatchScorer of its selector
         self._calm: Calm | None = None
+        self._kept_ranks: _Ranks | None = None
+
+    def _ranks(self, world) -> _Ranks:
+        """The NPCs that run a brain, with their slots, counted again only when who they are changed: a unit came or
+        went or got a new BrainState, Controller or Team (esper_rows hands out a new row then; nothing changes
+        those components in place), or the brain definitions or the teams' difficulty changed."""
+        rows = esper.get_components(BrainState, Controller, Team)
+        brains = world.content.brains
+        key = (id(brains), tuple((b, id(d), d.think_every) for b, d in brains.items()), tuple(world.think_every))
+        kept = self._kept_ranks
+        if kept is not None and kept.key == key:
+            if len(rows) == len(kept.source) and all(map(is_, rows, kept.source)):
+                return kept
+            by_id = kept.by_id
+            if len(rows) < len(kept.source) and all(by_id.get(r[0]) is r for r in rows):     # only deaths
+                self._kept_ranks = kept.without_dead(list(rows))
+                return self._kept_ranks
+        # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks
+        # (an entity id offset would not: the other team's ids are shifted by the first team's count)
+        out, teams, periods = [], [], []
+        for eid, (brain, ctl, team) in sorted(rows, key=_first):
+            if ctl.ai != "brain":
+                continue
+            bdef = brains.get(brain.brain)
+            if bdef is None:
+                continue
+            out.append((eid, brain, team))
+            teams.append(team.team)
+            periods.append(bdef.think_every * world.think_every[team.team])
+        self._kept_ranks = _Ranks(key, list(rows), out, teams, periods)
+        return self._kept_ranks
 
     def run(self, world):
         tick = world.tick
@@ -131,26 +192,21 @@ class BrainSystem(Decider):
                 self._calm = Calm(world)
             calm = self._calm
         thinkers = []
-        slots: dict = {}                 # team -> brains of that team met so far (ascending entity id)
-        for eid, (brain, ctl, team) in sorted(esper.get_components(BrainState, Controller, Team)):
-            if ctl.ai != "brain":
-                continue
+        ranks = self._ranks(world)
+        # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken (an action
+        # ended, a switch waits, the mode is not RUNNING); the slot test is one array operation over every NPC
+        due = (ranks.slots + tick) % ranks.periods == 0
+        urgent = [b.wake or b.pending or b.status != RUNNING for b in ranks.brains]
+        for k in np.flatnonzero(due | np.array(urgent, dtype=bool)).tolist():
+            eid, brain, team = ranks.rows[k]
             bdef = brains.get(brain.brain)
             if bdef is None:
                 continue
-            # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same
-            # ticks (an entity id offset would not: the other team's ids are shifted by the first team's count)
-            slot = slots.get(team.team, 0)
-            slots[team.team] = slot + 1
-            # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken; a calm
-            # NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round too
-            if not (brain.wake or brain.pending or brain.status != RUNNING):
-                if (slot + tick) % (bdef.think_every * slow[team.team]):
+            if not urgent[k] and calm is not None:
+                # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
+                window = calm_every * slow[team.team]
+                if (int(ranks.slots[k]) + tick) % window and calm(eid, team.team, window):
                     continue
-                if calm is not None:
-                    window = calm_every * slow[team.team]
-                    if (slot + tick) % window and calm(eid, team.team, window):
-                        continue
             brain.wake = False
             if brain.inbox:
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]

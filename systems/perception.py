@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+from operator import is_, itemgetter
+
 import esper
 import numpy as np
 
@@ -24,6 +26,7 @@ from game.economy import turned
 from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 
 INF = math.inf
+_first = itemgetter(0)
 LOS_CHECKS = 6            # enemies in sight range whose line of sight is checked, nearest first
 ALLY_RADIUS = 6.0
 COVER_RADIUS = 20.0
@@ -186,6 +189,7 @@ class Perception:
         self._orders_tick = -1
         self._orders_by: dict = {}
         self._squad_slot: dict = {}
+        self._slot_rows: list = []          # the (Team, Squad) rows the ranks were counted from
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
         for t in spawns:
@@ -448,12 +452,19 @@ class Perception:
         if self._orders_tick != self.world.tick:
             self._orders_by = {(o.team, o.squad): o for _e, o in esper.get_component(SquadOrder)}
             self._orders_tick = self.world.tick
-            counts: dict = {}           # each unit's rank in its squad (by entity id): where it stands at the order
-            self._squad_slot = {}
-            for eid, (team, squad) in sorted(esper.get_components(Team, Squad)):
-                key = (team.team, squad.squad)
-                self._squad_slot[eid] = counts.get(key, 0)
-                counts[key] = self._squad_slot[eid] + 1
+            rows = esper.get_components(Team, Squad)
+            kept = self._slot_rows
+            # each unit's rank in its squad (by entity id): where it stands at the order. Counted again when the
+            # rows changed: a unit came or went, or was put in another squad (a new Squad component: nothing
+            # changes a Team or Squad in place, and esper_rows hands out a new row for a new component)
+            if not (len(rows) == len(kept) and all(map(is_, rows, kept))):
+                counts: dict = {}
+                self._squad_slot = {}
+                for eid, (team, squad) in sorted(rows, key=_first):
+                    key = (team.team, squad.squad)
+                    self._squad_slot[eid] = counts.get(key, 0)
+                    counts[key] = self._squad_slot[eid] + 1
+                self._slot_rows = list(rows)
         return self._orders_by
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:

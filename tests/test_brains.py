@@ -197,3 +197,46 @@ def test_calm_npcs_decide_once_per_calm_period_and_the_others_at_their_brains_ra
     assert counts[0][1] >= 9                              # every 6 ticks without the level of detail
     assert counts[30][1] <= 4                             # every 30 (and when an action ends) with it
     assert counts[30][0] >= 9 and counts[30][0] == counts[0][0]   # the NPC in contact is not slowed
+
+
+def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatch):
+    """What the tick keeps between ticks and updates when units only died (the NPCs' stagger slots, the team
+    index, each unit's rank in its squad) equals what a fresh count gives, and the update is the one that ran."""
+    import numpy as np
+
+    from benchmarks.run import scaled_content
+    from systems import brains as brains_module
+    from systems.brains import BrainSystem
+    pruned = []
+    real = brains_module._Ranks.without_dead
+    monkeypatch.setattr(brains_module._Ranks, "without_dead", lambda self, src: pruned.append(1) or real(self, src))
+    scaled, sid = scaled_content(content, 300, ai="brain")
+    world = World(scaled, sid, 1)
+    try:
+        world.run(12)
+        system = next(p for p in esper._processors if isinstance(p, BrainSystem))
+        units = sorted(e for e, _h in esper.get_component(Health))
+        for round_ in range(3):
+            for eid in units[round_::37]:
+                if esper.entity_exists(eid):
+                    esper.delete_entity(eid, immediate=True)
+            world.tick += 1
+            kept = system._ranks(world)
+            fresh = BrainSystem()._ranks(world)
+            assert [r[0] for r in kept.rows] == [r[0] for r in fresh.rows]
+            assert kept.slots.tolist() == fresh.slots.tolist() and kept.periods.tolist() == fresh.periods.tolist()
+            index = {t: (ids.tolist(), xs.tolist(), ys.tolist()) for t, (ids, xs, ys) in world.team_index().items()}
+            world._index_rows = (None, {})
+            world._index_tick = -1
+            assert index == {t: (ids.tolist(), xs.tolist(), ys.tolist()) for t, (ids, xs, ys) in world.team_index().items()}
+            perception = world.perception
+            perception.orders()
+            slots = dict(perception._squad_slot)
+            perception._slot_rows = []
+            perception._orders_tick = -1
+            perception.orders()
+            assert slots == perception._squad_slot and max(slots.values()) > 3
+            assert min(np.bincount(kept.teams)) > 100 and kept.slots.max() > 100
+        assert len(pruned) == 3
+    finally:
+        world.close()
