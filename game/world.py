@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from itertools import compress
-from operator import itemgetter
+from operator import is_, itemgetter
 
 import esper
 import numpy as np
@@ -304,7 +304,8 @@ class World:
             kept = self._index_rows[0]
             if kept is rows:                           # who is where in the table: until a unit comes or goes
                 pass
-            elif kept is not None and len(rows) < len(kept) and all(self._index_by_id.get(r[0]) is r for r in rows):
+            elif kept is not None and len(rows) < len(kept) and \
+                    all(map(is_, rows, map(self._index_by_id.get, map(itemgetter(0), rows)))):
                 # only units left (esper_rows hands the survivors' rows out unchanged): the groups less the dead
                 alive = np.fromiter(map(itemgetter(0), rows), np.int64, len(rows))
                 groups = {}

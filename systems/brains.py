@@ -160,7 +160,7 @@ class BrainSystem(Decider):
             if len(rows) == len(kept.source) and all(map(is_, rows, kept.source)):
                 return kept
             by_id = kept.by_id
-            if len(rows) < len(kept.source) and all(by_id.get(r[0]) is r for r in rows):     # only deaths
+            if len(rows) < len(kept.source) and all(map(is_, rows, map(by_id.get, map(_first, rows)))):  # only deaths
                 self._kept_ranks = kept.without_dead(list(rows))
                 return self._kept_ranks
         # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks

@@ -188,8 +188,11 @@ class Perception:
         self._pickups_version = -1
         self._orders_tick = -1
         self._orders_by: dict = {}
-        self._squad_slot: dict = {}
-        self._slot_rows: list = []          # the (Team, Squad) rows the ranks were counted from
+        self._slot_rows: list = []          # the (Team, Squad) rows the squads were grouped from, and by entity
+        self._slot_by_id: dict = {}
+        self._squad_keys: dict = {}         # (team, squad) -> its code; members sorted by (code, id); code bounds
+        self._squad_codes = self._squad_ids = np.zeros(0, dtype=np.int64)
+        self._squad_bounds: list = [0]
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
         for t in spawns:
@@ -454,18 +457,38 @@ class Perception:
             self._orders_tick = self.world.tick
             rows = esper.get_components(Team, Squad)
             kept = self._slot_rows
-            # each unit's rank in its squad (by entity id): where it stands at the order. Counted again when the
-            # rows changed: a unit came or went, or was put in another squad (a new Squad component: nothing
-            # changes a Team or Squad in place, and esper_rows hands out a new row for a new component)
-            if not (len(rows) == len(kept) and all(map(is_, rows, kept))):
-                counts: dict = {}
-                self._squad_slot = {}
-                for eid, (team, squad) in sorted(rows, key=_first):
-                    key = (team.team, squad.squad)
-                    self._squad_slot[eid] = counts.get(key, 0)
-                    counts[key] = self._squad_slot[eid] + 1
+            # the members of each squad by entity id (a unit's rank there is where it stands at the order), kept
+            # until the rows change: when units only died (esper_rows hands out the survivors' rows unchanged) the
+            # dead are taken out; when a unit came or was put in another squad (a new Squad component: nothing
+            # changes a Team or Squad in place) they are grouped afresh
+            if len(rows) == len(kept) and all(map(is_, rows, kept)):
+                pass
+            elif kept and len(rows) < len(kept) and all(map(is_, rows, map(self._slot_by_id.get, map(_first, rows)))):
+                alive = np.isin(self._squad_ids, np.fromiter(map(_first, rows), np.int64, len(rows)))
+                self._squad_rows(self._squad_codes[alive], self._squad_ids[alive])
                 self._slot_rows = list(rows)
+            else:
+                keys: dict = {}
+                codes = [keys.setdefault((team.team, squad.squad), len(keys)) for _e, (team, squad) in rows]
+                self._squad_keys = keys
+                self._squad_rows(np.array(codes, dtype=np.int64), np.fromiter(map(_first, rows), np.int64, len(rows)))
+                self._slot_rows = list(rows)
+                self._slot_by_id = dict(zip(map(_first, rows), rows))
         return self._orders_by
+
+    def _squad_rows(self, codes: np.ndarray, ids: np.ndarray) -> None:
+        order = np.lexsort((ids, codes))             # squad by squad, each by entity id
+        self._squad_codes, self._squad_ids = codes[order], ids[order]
+        n = len(self._squad_keys)
+        self._squad_bounds = np.searchsorted(self._squad_codes, np.arange(n + 1)).tolist()
+
+    def squad_rank(self, eid: int, team: int, squad: int) -> int:
+        """The unit's rank in its squad by entity id (0 for the lowest id); valid after ``orders()`` this tick."""
+        code = self._squad_keys.get((team, squad))
+        if code is None:
+            return 0
+        lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
+        return int(np.searchsorted(self._squad_ids[lo:hi], eid))
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
         squad = esper.try_component(eid, Squad)
@@ -477,7 +500,7 @@ class Perception:
         # squad members spread over the tiles around the order's point instead of piling onto one
         nav = self.world.nav
         # by rank in the squad, turned with the team's home quarter: mirror-image squads spread as mirror images
-        dx, dy = SPREAD[self._squad_slot.get(eid, 0) % len(SPREAD)]
+        dx, dy = SPREAD[self.squad_rank(eid, team, squad.squad) % len(SPREAD)]
         for _ in range(self.world.turns[team]):
             dx, dy = -dy, dx
         ix, iy = order.x + dx, order.y + dy

@@ -230,12 +230,18 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
             world._index_tick = -1
             assert index == {t: (ids.tolist(), xs.tolist(), ys.tolist()) for t, (ids, xs, ys) in world.team_index().items()}
             perception = world.perception
+            members = sorted((e, (t.team, q.squad)) for e, (t, q) in esper.get_components(Team, Squad))
             perception.orders()
-            slots = dict(perception._squad_slot)
+            ranks = {e: perception.squad_rank(e, *key) for e, key in members}
             perception._slot_rows = []
             perception._orders_tick = -1
             perception.orders()
-            assert slots == perception._squad_slot and max(slots.values()) > 3
+            assert ranks == {e: perception.squad_rank(e, *key) for e, key in members}
+            counted = collections.Counter()
+            for e, key in members:                     # each unit's rank in its squad, by entity id
+                assert ranks[e] == counted[key]
+                counted[key] += 1
+            assert max(ranks.values()) > 3
             assert min(np.bincount(kept.teams)) > 100 and kept.slots.max() > 100
         assert len(pruned) == 3
     finally:
