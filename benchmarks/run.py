@@ -168,6 +168,48 @@ class _CollectorClock:
         gc.callbacks.remove(self)
 
 
+class _PhaseClock:
+    """Seconds spent in the parts of the brains' tick, added per phase to the dict in ``into`` (the world being
+    stepped then): perception (``Perception.facts_batch``: facts of every NPC deciding this tick), scoring
+    (``BatchScorer.score`` and ``scores_for``), deciding (``Brain.think``: selector, HFSM and tree), the calm test
+    (``Calm``) and records (``DecisionLog.add``); the brains' time less these is choosing who decides and the
+    rest. The methods are wrapped while the clock is entered (the classes', so every world's count) and put back
+    on exit; nothing a match decides depends on it."""
+
+    def __init__(self):
+        from ai.batch import BatchScorer
+        from ai.brain import Brain
+        from ai.records import DecisionLog
+        from systems.brains import Calm
+        from systems.perception import Perception
+        self.into: dict | None = None
+        self._wrapped = [(Perception, "facts_batch", "perception"), (Perception, "_cover_batch", "cover"),
+                         (BatchScorer, "score", "scoring"), (BatchScorer, "scores_for", "scoring"),
+                         (Brain, "think", "deciding"), (Calm, "__call__", "calm test"),
+                         (DecisionLog, "add", "records")]
+        self._saved: list = []
+
+    def __enter__(self):
+        for cls, name, phase in self._wrapped:
+            inner = cls.__dict__[name]
+            self._saved.append((cls, name, inner))
+
+            def timed(*a, _inner=inner, _phase=phase, **kw):
+                t0 = time.perf_counter()
+                try:
+                    return _inner(*a, **kw)
+                finally:
+                    if self.into is not None:
+                        self.into[_phase] = self.into.get(_phase, 0.0) + time.perf_counter() - t0
+            setattr(cls, name, timed)
+        return self
+
+    def __exit__(self, *exc):
+        for cls, name, inner in reversed(self._saved):
+            setattr(cls, name, inner)
+        self._saved.clear()
+
+
 def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
     """A world of the scenario, its first tick run (the region cut); refused when not every unit was placed."""
     t0 = time.perf_counter()
@@ -182,7 +224,7 @@ def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
     return world, units, time.perf_counter() - t0
 
 
-def _summary(world, units: int, setup: float, times: list, spent: dict) -> dict:
+def _summary(world, units: int, setup: float, times: list, spent: dict, phases: dict | None = None) -> dict:
     total = sum(times)
     times = sorted(times)
     return {"units": units, "ticks": len(times), "setup_s": round(setup, 2), "tps": round(len(times) / total, 2),
@@ -192,6 +234,7 @@ def _summary(world, units: int, setup: float, times: list, spent: dict) -> dict:
             "systems_ms": {k: round(1000 * v / len(times), 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])
                            if k != "collector"},
             "collector_ms": round(1000 * spent.get("collector", 0.0) / len(times), 2),
+            "brains_ms": {k: round(1000 * v / len(times), 2) for k, v in (phases or {}).items()},
             "sync_hash": world.summary()["sync_hash"]}
 
 
@@ -232,16 +275,18 @@ def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warm
             world.activate()
             spent.append(_system_times(world))
         times: list[list] = [[], []]
-        with _CollectorClock() as clock:
+        phases: list[dict] = [{}, {}]
+        with _CollectorClock() as clock, _PhaseClock() as phase_clock:
             for tick in range(ticks):
                 if any(w.over for w, _u, _s in worlds):
                     break
                 for k in ((0, 1) if tick % 2 == 0 else (1, 0)):
                     clock.into = spent[k]
+                    phase_clock.into = phases[k]
                     t = time.perf_counter()
                     worlds[k][0].step()
                     times[k].append(time.perf_counter() - t)
-        return tuple(_summary(w, u, s, times[k], spent[k]) for k, (w, u, s) in enumerate(worlds))
+        return tuple(_summary(w, u, s, times[k], spent[k], phases[k]) for k, (w, u, s) in enumerate(worlds))
     finally:
         for world, _u, _s in worlds:
             world.close()
@@ -346,6 +391,14 @@ def print_armies(rows: list[dict]) -> None:
         print(f"  {r['units']} units, ms per tick (batched): {parts}; the garbage collector {b['collector_ms']:.2f} "
               f"(inside those); first tick with the region cut "
               f"{b['setup_s']:.1f} s; measured after {r['warmup']} more ticks")
+        ph = b.get("brains_ms") or {}
+        if ph:
+            named = sum(v for k, v in ph.items() if k != "cover")
+            rest = b["systems_ms"].get("BrainSystem", 0.0) - named
+            print(f"    the brains' {b['systems_ms'].get('BrainSystem', 0.0):.1f}: perception {ph.get('perception', 0):.1f} "
+                  f"(its cover search {ph.get('cover', 0):.1f}), scoring {ph.get('scoring', 0):.1f}, deciding (selector, "
+                  f"HFSM, tree) {ph.get('deciding', 0):.1f}, calm test {ph.get('calm test', 0):.1f}, records "
+                  f"{ph.get('records', 0):.1f}, choosing who decides and the rest {rest:.1f}")
 
 
 def run(units_list: list[int], ticks: int) -> list[dict]:

@@ -104,6 +104,32 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     assert a["ticks"] == b["ticks"] == 3 and a["sync_hash"] == b["sync_hash"] and a["units"] == 40
     assert "BrainSystem" in a["systems_ms"] and "BrainSystem" in b["systems_ms"]
     assert a["collector_ms"] >= 0 and "collector" not in a["systems_ms"]
+    # the brains' phases: the batched world perceives and scores in batch, the per-NPC one decides without a batch
+    assert {"perception", "scoring", "deciding", "records"} <= set(a["brains_ms"])
+    assert "perception" not in b["brains_ms"] and b["brains_ms"]["deciding"] > 0
+    assert sum(v for k, v in a["brains_ms"].items() if k != "cover") <= a["systems_ms"]["BrainSystem"] + 0.01
+
+
+def test_the_phase_clock_counts_for_the_world_being_stepped_and_puts_the_methods_back():
+    from ai.brain import Brain
+    from benchmarks import run
+    from content.loader import load_content
+    before = Brain.__dict__["think"]
+    scaled, sid = run.army_content(load_content(), 40)
+    world = run.World(scaled, sid, 1)
+    try:
+        into: dict = {}
+        with run._PhaseClock() as clock:
+            assert Brain.__dict__["think"] is not before
+            world.run(3)                                   # nobody's clock: counted nowhere
+            assert into == {}
+            clock.into = into
+            world.run(12)
+        assert into["deciding"] > 0 and into["perception"] > 0
+        world.run(3)
+    finally:
+        world.close()
+    assert Brain.__dict__["think"] is before
 
 
 def test_the_collector_clock_counts_passes_for_the_world_being_stepped():
