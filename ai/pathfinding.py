@@ -61,6 +61,7 @@ DIAGONAL = 14_142
 _H_STRAIGHT = 9_999
 _H_DIAGONAL = 14_140
 _UNSEEN = 2 ** 31 - 1
+GOAL_SEARCHES = 48         # goals whose search a PathGraph keeps going (a pathfinder each, about 0.2 MB)
 SEGMENT_CACHE = 200_000     # segment answers a PathGraph keeps for smoothing (about 20 MB), then starts afresh
 
 
@@ -204,7 +205,7 @@ class PathGraph:
         self.height = height
         self._table: list | None = None          # summed-area table of blocked tiles (``clear``)
         self._segments: dict[int, bool] = {}     # (from tile, to tile) -> clear, for ``waypoints``
-        self._graphs: dict[int, tuple] = {}     # start index opened (-1: none) -> (tcod graph, its pathfinder)
+        self._graphs: dict[int, tuple] = {}     # start opened (-1: none) -> (tcod graph, {goal: its pathfinder})
         self._jit: tuple | None = None          # the arrays the compiled loops read (``_compiled``)
         #: walk paths back and smooth them with ai.paths_jit's compiled loops when they are available (tests turn
         #: it off to compare the two)
@@ -219,13 +220,11 @@ class PathGraph:
             self._tcod = tcod.path
             self._cost = np.array(self.walkable, dtype=np.int8).reshape(height, width)
 
-    def _finder(self, opened: int):
-        """The pathfinder over the graph with tile ``opened`` enterable (-1: none), cleared for a new search
-        (one pathfinder per graph: clearing it is cheaper than building one)."""
+    def _graph(self, opened: int) -> tuple:
+        """(tcod graph, its pathfinders by goal tile) over the grid with tile ``opened`` enterable (-1: none)."""
         found = self._graphs.get(opened)
         if found is not None:
-            self._reset(found[1])
-            return found[1]
+            return found
         np = self._np
         cost = self._cost
         if opened >= 0:     # a start on a blocked tile (a door shut under it) may be entered, never left
@@ -246,8 +245,26 @@ class PathGraph:
         graph.set_heuristic(cardinal=_H_STRAIGHT, diagonal=_H_DIAGONAL)
         if opened >= 0:
             self._graphs = {k: v for k, v in self._graphs.items() if k < 0}    # one opened start kept
-        finder = self._tcod.Pathfinder(graph)
-        self._graphs[opened] = (graph, finder)
+        found = self._graphs[opened] = (graph, {})
+        return found
+
+    def _finder(self, opened: int, goal_i: int):
+        """The pathfinder searching from ``goal_i`` on the graph with ``opened`` enterable, rooted there and
+        resolved as far as the searches to that goal so far took it. A search to a goal some walker already
+        searched goes on from where that one stopped (tcod puts the frontier in order for the new start); the
+        distances it leaves on every tile of a shortest path are exact all the same, which is all the walk back
+        reads (``astar``'s docstring). At most ``GOAL_SEARCHES`` goals per graph are kept; the oldest one's
+        pathfinder is cleared for the new goal."""
+        graph, finders = self._graph(opened)
+        finder = finders.pop(goal_i, None)
+        if finder is None:
+            if len(finders) >= GOAL_SEARCHES:
+                finder = finders.pop(next(iter(finders)))
+                self._reset(finder)
+            else:
+                finder = self._tcod.Pathfinder(graph)
+            finder.add_root((goal_i // self.width, goal_i % self.width))
+        finders[goal_i] = finder                 # the most recently used last
         return finder
 
     def _reset(self, finder) -> None:
@@ -367,8 +384,7 @@ class PathGraph:
         start_i = sy * width + sx
         if start_i == goal_i:
             return [start]
-        finder = self._finder(-1 if self.walkable[start_i] else start_i)
-        finder.add_root((gy, gx))
+        finder = self._finder(-1 if self.walkable[start_i] else start_i, goal_i)
         finder.resolve((sy, sx))
         flat = finder.distance.ravel()
         if flat[start_i] >= _UNSEEN:

@@ -146,3 +146,29 @@ def test_the_box_shortcut_answers_as_the_segment_walk(case, fractions):
     tiles = [(x, y) for x in range(w) for y in range(h) if walk[y * w + x]][:2]
     if len(tiles) == 2 and (path := graph.path(*tiles)) is not None:
         assert graph.waypoints(path) == smooth(walk, w, h, path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.booleans())
+def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fresh_search_s_path(seed, few):
+    """``PathGraph`` keeps each goal's search going from one start to the next (tcod reorders its frontier for
+    the new start): every path equals ``astar``'s from scratch, whatever the order of starts and goals, with
+    starts shut in (another graph) and more goals than it keeps (the oldest search cleared for a new goal)."""
+    import random
+
+    import ai.pathfinding as pathfinding
+    rng = random.Random(seed)
+    w, h = rng.randint(6, 24), rng.randint(5, 18)
+    walk = [rng.random() > rng.uniform(0.05, 0.35) for _ in range(w * h)]
+    graph = PathGraph(walk, w, h)
+    kept = pathfinding.GOAL_SEARCHES
+    if few:
+        pathfinding.GOAL_SEARCHES = 2
+    try:
+        goals = [(rng.randrange(w), rng.randrange(h)) for _ in range(4)]
+        for _ in range(60):
+            start, goal, turn = (rng.randrange(w), rng.randrange(h)), rng.choice(goals), rng.randrange(4)
+            assert graph.path(start, goal, turn=turn) == astar(walk, w, h, start, goal, turn=turn), (start, goal)
+        assert len(graph._graphs.get(-1, (None, {}))[1]) <= (2 if few else 4)
+    finally:
+        pathfinding.GOAL_SEARCHES = kept
