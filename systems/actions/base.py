@@ -125,13 +125,15 @@ class Walker(Executor):
         The route is planned again when the unit stopped short, when a door changed since it was planned (a door
         can open a shorter way), or when the grid changed otherwise (a building, a field) and the rest of the
         route is no longer clear."""
-        pos = esper.component_for_entity(action.actor, Position)
         mover = esper.component_for_entity(action.actor, Mover)
+        nav = world.nav
+        if mover.moving and action.data.get("nav") == nav.version:
+            return None                               # walking on a route planned on this grid: nothing to do
+        pos = esper.component_for_entity(action.actor, Position)
         gx, gy = self.goal(world, action)
         if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE + 1e-9:
             action.data["at"] = 1
             return None
-        nav = world.nav
         stale = action.data.get("nav") != nav.version
         if not mover.moving or (stale and (action.data.get("doors") != nav.door_version
                                            or not nav.route_clear(pos.x, pos.y, mover.path, mover.index))):
