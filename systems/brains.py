@@ -92,22 +92,49 @@ class Calm:
         return table
 
     def __call__(self, eid: int, team: int, window: int) -> bool:
+        """Whether the NPC ``eid`` of ``team`` is calm, its squad's order window being ``window`` ticks."""
+        return self.many([eid], [team], [window])[0]
+
+    def many(self, eids: list, teams: list, windows: list) -> list[bool]:
+        """``calm(eid, team, window)`` of each NPC at once: the per-NPC tests, then the square round each NPC
+        read from its team's table for all of them together."""
         world = self.world
-        mem = esper.component_for_entity(eid, Memory)
-        if mem.last_hp < 0 or esper.component_for_entity(eid, Health).hp < mem.last_hp:
-            return False                          # never perceived yet, or hurt since it last decided
-        squad = esper.try_component(eid, Squad)
-        if squad is not None:
-            order = world.perception.orders().get((team, squad.squad))
-            if order is not None and order.since >= 0 and order.since > world.tick - window:
-                return False
-        pos = esper.component_for_entity(eid, Position)
+        orders = world.perception.orders()
+        tick = world.tick
+        n = len(eids)
+        ok = [False] * n
+        xs = np.zeros(n)
+        ys = np.zeros(n)
+        for k, (eid, team, window) in enumerate(zip(eids, teams, windows)):
+            mem = esper.component_for_entity(eid, Memory)
+            if mem.last_hp < 0 or esper.component_for_entity(eid, Health).hp < mem.last_hp:
+                continue                          # never perceived yet, or hurt since it last decided
+            squad = esper.try_component(eid, Squad)
+            if squad is not None:
+                order = orders.get((team, squad.squad))
+                if order is not None and order.since >= 0 and order.since > tick - window:
+                    continue                      # a fresh squad order
+            pos = esper.component_for_entity(eid, Position)
+            xs[k], ys[k] = pos.x, pos.y
+            ok[k] = True
         nav = world.nav
         r = self.reach
-        x0, x1 = max(0, int(pos.x - r)), min(nav.width - 1, int(pos.x + r))
-        y0, y1 = max(0, int(pos.y - r)), min(nav.height - 1, int(pos.y + r))
-        t = self._table(team)
-        return bool(t[y1 + 1, x1 + 1] - t[y0, x1 + 1] - t[y1 + 1, x0] + t[y0, x0] == 0)
+        # the tiles of the square round each NPC, clipped to the map (int() of each coordinate: toward zero)
+        x0 = np.maximum(0, (xs - r).astype(np.int64))
+        x1 = np.minimum(nav.width - 1, (xs + r).astype(np.int64))
+        y0 = np.maximum(0, (ys - r).astype(np.int64))
+        y1 = np.minimum(nav.height - 1, (ys + r).astype(np.int64))
+        out = [False] * n
+        team_of = np.array(teams, dtype=np.int64)
+        asked = np.array(ok, dtype=bool)
+        for team in sorted(set(t for t, good in zip(teams, ok) if good)):
+            rows = np.flatnonzero(asked & (team_of == team))
+            t = self._table(team)
+            a, b, c, d = x0[rows], x1[rows], y0[rows], y1[rows]
+            empty = (t[d + 1, b + 1] - t[c, b + 1] - t[d + 1, a] + t[c, a]) == 0
+            for k, e in zip(rows.tolist(), empty.tolist()):
+                out[k] = e
+        return out
 
 
 def _score_list(selector, facts: dict, bb: dict) -> list:
@@ -197,16 +224,20 @@ class BrainSystem(Decider):
         # ended, a switch waits, the mode is not RUNNING); the slot test is one array operation over every NPC
         due = (ranks.slots + tick) % ranks.periods == 0
         urgent = [b.wake or b.pending or b.status != RUNNING for b in ranks.brains]
-        for k in np.flatnonzero(due | np.array(urgent, dtype=bool)).tolist():
+        chosen = np.flatnonzero(due | np.array(urgent, dtype=bool)).tolist()
+        calm_now: set = set()
+        if calm is not None:
+            # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
+            asks = [k for k in chosen if not urgent[k] and
+                    (int(ranks.slots[k]) + tick) % (calm_every * slow[ranks.rows[k][2].team])]
+            teams = [ranks.rows[k][2].team for k in asks]
+            found = calm.many([ranks.rows[k][0] for k in asks], teams, [calm_every * slow[t] for t in teams])
+            calm_now = {k for k, c in zip(asks, found) if c}
+        for k in chosen:
             eid, brain, team = ranks.rows[k]
             bdef = brains.get(brain.brain)
-            if bdef is None:
+            if bdef is None or k in calm_now:
                 continue
-            if not urgent[k] and calm is not None:
-                # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
-                window = calm_every * slow[team.team]
-                if (int(ranks.slots[k]) + tick) % window and calm(eid, team.team, window):
-                    continue
             brain.wake = False
             if brain.inbox:
                 brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]

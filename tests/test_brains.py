@@ -246,3 +246,61 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
         assert len(pruned) == 3
     finally:
         world.close()
+
+
+def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
+    """``Calm.many`` (the brains' per-tick calm test, all NPCs due at once) against the definition spelled out
+    one NPC at a time: decided before and not hurt since, no squad order in the window, and no enemy its team
+    sees standing on a tile of the square of half side ``max sight`` round it."""
+    from benchmarks.run import army_content
+    from components import Memory
+    from systems.brains import Calm
+    scaled, sid = army_content(content, 300)
+    world = World(scaled, sid, 1)
+    try:
+        world.run(40)
+        world.activate()
+        rows = sorted((e, t.team) for e, (_b, t) in esper.get_components(BrainState, Team))
+        blue = [e for e, t in rows if t == 0]
+        red = [e for e, t in rows if t == 1]
+        reach = max(world.perception.sight.values())
+        apart: list = []                       # blue NPCs far from each other, so each square holds one enemy
+        for eid in blue:
+            p = esper.component_for_entity(eid, Position)
+            if all(max(abs(p.x - q.x), abs(p.y - q.y)) > 2 * reach + 4 for q in apart):
+                apart.append(p)
+        assert len(apart) >= 3
+        for k, (eid, there) in enumerate(zip(red, apart)):  # near, inside the square's edge, outside it
+            here = esper.component_for_entity(eid, Position)
+            here.x, here.y = there.x + (2.5, reach - 0.3, reach + 1.5)[k % 3], there.y
+        world.step()
+        world.activate()
+        calm = Calm(world)
+        rows = sorted((e, t.team) for e, (_b, t) in esper.get_components(BrainState, Team))
+        esper.component_for_entity(rows[0][0], Health).hp -= 1.0          # one hurt since it last decided
+        found = calm.many([e for e, _t in rows], [t for _e, t in rows], [30] * len(rows))
+        want = []
+        for eid, team in rows:
+            mem = esper.component_for_entity(eid, Memory)
+            if mem.last_hp < 0 or esper.component_for_entity(eid, Health).hp < mem.last_hp:
+                want.append(False)
+                continue
+            order = world.perception.orders().get((team, esper.component_for_entity(eid, Squad).squad))
+            if order is not None and 0 <= order.since and order.since > world.tick - 30:
+                want.append(False)
+                continue
+            pos = esper.component_for_entity(eid, Position)
+            x0, x1 = max(0, int(pos.x - calm.reach)), min(world.nav.width - 1, int(pos.x + calm.reach))
+            y0, y1 = max(0, int(pos.y - calm.reach)), min(world.nav.height - 1, int(pos.y + calm.reach))
+            near = any(x0 <= int(x) <= x1 and y0 <= int(y) <= y1
+                       for other, (_ids, xs, ys) in world.seen_index(team).items() if world.enemies(team, other)
+                       for x, y in zip(xs.tolist(), ys.tolist()))
+            want.append(not near)
+        assert found == want
+        near_ones = sum(1 for (e, t), f in zip(rows, found) if not f and esper.component_for_entity(
+            e, Memory).last_hp >= 0 and esper.component_for_entity(e, Health).hp >= esper.component_for_entity(
+            e, Memory).last_hp)
+        assert found[0] is False and 10 < sum(found) < len(found) and near_ones >= 2
+        assert [calm(e, t, 30) for e, t in rows[:20]] == found[:20]
+    finally:
+        world.close()
