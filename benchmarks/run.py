@@ -185,7 +185,7 @@ class _PhaseClock:
         self.into: dict | None = None
         self._wrapped = [(Perception, "facts_batch", "perception"), (Perception, "_cover_batch", "cover"),
                          (BatchScorer, "score", "scoring"), (BatchScorer, "scores_for", "scoring"),
-                         (Brain, "think", "deciding"), (Calm, "__call__", "calm test"),
+                         (Brain, "think", "deciding"), (Calm, "many", "calm test"),
                          (DecisionLog, "add", "records")]
         self._saved: list = []
 

@@ -106,6 +106,7 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     assert a["collector_ms"] >= 0 and "collector" not in a["systems_ms"]
     # the brains' phases: the batched world perceives and scores in batch, the per-NPC one decides without a batch
     assert {"perception", "scoring", "deciding", "records"} <= set(a["brains_ms"])
+    assert a["brains_ms"].get("calm test", 0) > 0            # the army scenarios let calm NPCs think less often
     assert "perception" not in b["brains_ms"] and b["brains_ms"]["deciding"] > 0
     assert sum(v for k, v in a["brains_ms"].items() if k != "cover") <= a["systems_ms"]["BrainSystem"] + 0.01
 
