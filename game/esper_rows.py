@@ -161,6 +161,30 @@ def _components_rows(*component_types):
     return iter(_reuse(component_types, rows, False, walk))
 
 
+def unchanged(rows: list, kept: list | None) -> bool:
+    """Whether ``rows``, a query's answer now, are ``kept``, an earlier answer of the same query, row for row as the
+    very tuples: then no entity the query reads came or went and none of its components was replaced (a rebuilt
+    row whose components are the same objects is handed out as the same tuple). For callers that keep something
+    derived from a query's rows between ticks; without ``install`` the rows are new tuples and this says False.
+
+    >>> unchanged([(1, "a")], None), (lambda r: unchanged(r, list(r)))([(1, "a")])
+    (False, True)
+    """
+    return kept is not None and (rows is kept or (len(rows) == len(kept) and all(map(is_, rows, kept))))
+
+
+def only_left(rows: list, kept: list | None, kept_by_id: dict) -> bool:
+    """Whether ``rows`` are ``kept`` less some entities and nothing else changed: fewer rows, each the very tuple
+    kept for its entity (``kept_by_id``: entity -> its row in ``kept``). Entities leaving do not change the
+    others' rows (see ``_answer``), so what was derived from ``kept`` holds for the survivors.
+
+    >>> a, b = (1, "a"), (2, "b")
+    >>> only_left([b], [a, b], {1: a, 2: b}), only_left([(2, "b")], [a, b], {1: a, 2: b})
+    (True, False)
+    """
+    return kept is not None and len(rows) < len(kept) and all(map(is_, rows, map(kept_by_id.get, map(_first, rows))))
+
+
 def forget() -> None:
     """Drop the last rows kept for the current esper world (before the world is deleted)."""
     _LAST.pop(id(esper._entities), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from itertools import compress
-from operator import is_, itemgetter
+from operator import itemgetter
 
 import esper
 import numpy as np
@@ -302,11 +302,10 @@ class World:
         if self._index_tick != self.tick:
             rows = esper.get_components(Team, Position, Health, UnitKind)
             kept = self._index_rows[0]
-            if kept is rows:                           # who is where in the table: until a unit comes or goes
+            if esper_rows.unchanged(rows, kept):      # who is where in the table: until a unit comes or goes
                 pass
-            elif kept is not None and len(rows) < len(kept) and \
-                    all(map(is_, rows, map(self._index_by_id.get, map(itemgetter(0), rows)))):
-                # only units left (esper_rows hands the survivors' rows out unchanged): the groups less the dead
+            elif esper_rows.only_left(rows, kept, self._index_by_id):
+                # only units left: the groups less the dead
                 alive = np.fromiter(map(itemgetter(0), rows), np.int64, len(rows))
                 groups = {}
                 for team, (ids, positions) in self._index_rows[1].items():

@@ -16,7 +16,7 @@ snapshot taken between ticks continues exactly.
 """
 from __future__ import annotations
 
-from operator import is_, itemgetter
+from operator import itemgetter
 
 import esper
 import numpy as np
@@ -25,6 +25,7 @@ from ai.batch import BatchScorer
 from ai.records import Deferred
 from ai.status import RUNNING
 from components import BrainState, Controller, Health, Memory, Position, Squad, Team
+from game import esper_rows
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
 
@@ -184,10 +185,9 @@ class BrainSystem(Decider):
         key = (id(brains), tuple((b, id(d), d.think_every) for b, d in brains.items()), tuple(world.think_every))
         kept = self._kept_ranks
         if kept is not None and kept.key == key:
-            if len(rows) == len(kept.source) and all(map(is_, rows, kept.source)):
+            if esper_rows.unchanged(rows, kept.source):
                 return kept
-            by_id = kept.by_id
-            if len(rows) < len(kept.source) and all(map(is_, rows, map(by_id.get, map(_first, rows)))):  # only deaths
+            if esper_rows.only_left(rows, kept.source, kept.by_id):
                 self._kept_ranks = kept.without_dead(list(rows))
                 return self._kept_ranks
         # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 
-from operator import is_, itemgetter
+from operator import itemgetter
 
 import esper
 import numpy as np
 
+from game import esper_rows
 from game.economy import turned
 from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 
@@ -188,7 +189,7 @@ class Perception:
         self._pickups_version = -1
         self._orders_tick = -1
         self._orders_by: dict = {}
-        self._slot_rows: list = []          # the (Team, Squad) rows the squads were grouped from, and by entity
+        self._slot_rows: list | None = None  # the (Team, Squad) rows the squads were grouped from, and by entity
         self._slot_by_id: dict = {}
         self._squad_keys: dict = {}         # (team, squad) -> its code; members sorted by (code, id); code bounds
         self._squad_codes = self._squad_ids = np.zeros(0, dtype=np.int64)
@@ -461,9 +462,9 @@ class Perception:
             # until the rows change: when units only died (esper_rows hands out the survivors' rows unchanged) the
             # dead are taken out; when a unit came or was put in another squad (a new Squad component: nothing
             # changes a Team or Squad in place) they are grouped afresh
-            if len(rows) == len(kept) and all(map(is_, rows, kept)):
+            if esper_rows.unchanged(rows, kept):
                 pass
-            elif kept and len(rows) < len(kept) and all(map(is_, rows, map(self._slot_by_id.get, map(_first, rows)))):
+            elif esper_rows.only_left(rows, kept, self._slot_by_id):
                 alive = np.isin(self._squad_ids, np.fromiter(map(_first, rows), np.int64, len(rows)))
                 self._squad_rows(self._squad_codes[alive], self._squad_ids[alive])
                 self._slot_rows = list(rows)
