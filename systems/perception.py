@@ -24,6 +24,7 @@ import numpy as np
 
 from game import esper_rows
 from game.economy import turned
+from systems import perception_jit
 from components import Ammo, Door, Health, Inventory, Memory, Pickup, Position, Squad, SquadOrder, Team, UnitKind, Weapon
 
 INF = math.inf
@@ -139,9 +140,13 @@ class CellIndex:
         cy = np.floor(ys / size).astype(np.int64)
         self.x0, self.y0 = (int(cx.min()), int(cy.min())) if len(cx) else (0, 0)
         self.cols = (int(cx.max()) - self.x0 + 3) if len(cx) else 1
+        self.rows = (int(cy.max()) - self.y0 + 3) if len(cy) else 1
         key = (cy - self.y0 + 1) * self.cols + (cx - self.x0 + 1)
         self.order = np.argsort(key, kind="stable")
         self.keys = key[self.order]
+        # where each cell's points start in ``order`` (cells row by row, one past the last): the compiled
+        # queries' table (systems/perception_jit.py)
+        self.starts = np.searchsorted(self.keys, np.arange(self.rows * self.cols + 1))
 
     def pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(qx)
@@ -208,7 +213,9 @@ class Perception:
         is then checked for at most ``LOS_CHECKS`` of them, as one at a time, in one compiled loop for the block
         where Numba runs: ``NavGrid.clear_lines``); the allies near each; and the best
         free cover tile for every NPC whose area has no shut door to weigh (the others are looked up one by one).
-        The facts are exactly ``facts(eid, now)``'s (tests/test_batch_utility.py compares whole matches)."""
+        Where Numba runs, the allies count and the nearest enemies are compiled loops over the same cells
+        (``systems.perception_jit``) instead of numpy pairs. The facts are exactly ``facts(eid, now)``'s
+        (tests/test_batch_utility.py compares whole matches, tests/test_perception_jit.py both paths)."""
         world = self.world
         n = len(eids)
         if n == 0:
@@ -223,6 +230,7 @@ class Perception:
             xs[i], ys[i] = pos.x, pos.y
             teams[i] = esper.component_for_entity(eid, Team).team
             sights[i] = self.sight.get(esper.component_for_entity(eid, UnitKind).kind, 10.0)
+        jit = perception_jit.available()
         visible: list[list] = [[] for _ in range(n)]
         allies = np.zeros(n, dtype=np.int64)
         for team in sorted(set(teams.tolist())):
@@ -231,30 +239,41 @@ class Perception:
             own = index.get(team)
             if own is not None and len(own[0]):
                 cells = CellIndex(own[1], own[2], ALLY_RADIUS + 1.0)
-                for b in range(0, len(rows), BLOCK):
-                    block = rows[b:b + BLOCK]
-                    q, j = cells.pairs(xs[block], ys[block])
-                    d2 = (own[1][j] - xs[block][q]) ** 2 + (own[2][j] - ys[block][q]) ** 2
-                    allies[block] = np.bincount(q[d2 <= ALLY_RADIUS * ALLY_RADIUS], minlength=len(block)) - 1
+                if jit:                         # the same counts, without building the pairs
+                    allies[rows] = perception_jit.count_within(cells, own[1], own[2], xs[rows], ys[rows],
+                                                               ALLY_RADIUS * ALLY_RADIUS) - 1
+                else:
+                    for b in range(0, len(rows), BLOCK):
+                        block = rows[b:b + BLOCK]
+                        q, j = cells.pairs(xs[block], ys[block])
+                        d2 = (own[1][j] - xs[block][q]) ** 2 + (own[2][j] - ys[block][q]) ** 2
+                        allies[block] = np.bincount(q[d2 <= ALLY_RADIUS * ALLY_RADIUS], minlength=len(block)) - 1
             for other, (ids, oxs, oys) in sorted(index.items()):
                 if not world.enemies(team, other) or len(ids) == 0:
                     continue
                 cells = CellIndex(oxs, oys, float(sights[rows].max()) + 1.0)
-                for b in range(0, len(rows), BLOCK):
-                    block = rows[b:b + BLOCK]
-                    q, j = cells.pairs(xs[block], ys[block])
-                    d2 = (oxs[j] - xs[block][q]) ** 2 + (oys[j] - ys[block][q]) ** 2
-                    inside = d2 <= (sights[block] * sights[block])[q]
-                    q, j, d2 = q[inside], j[inside], d2[inside]
-                    order = np.lexsort((ids[j], d2, q))          # per NPC: nearest first, ties by entity id
-                    q, j, d2 = q[order], j[order], d2[order]
-                    first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if len(q) else q
-                    rank = np.arange(len(q)) - np.repeat(first, np.diff(np.r_[first, len(q)]))
-                    keep = rank < LOS_CHECKS
-                    me, jj = block[q[keep]], j[keep]
+                for block in ((rows,) if jit else (rows[b:b + BLOCK] for b in range(0, len(rows), BLOCK))):
+                    # (NPC row, enemy index, squared distance): each NPC's LOS_CHECKS nearest in sight range,
+                    # nearest first, ties by entity id
+                    if jit:
+                        found, dist, count = perception_jit.nearest_within(
+                            cells, oxs, oys, ids, xs[block], ys[block], sights[block] * sights[block], LOS_CHECKS)
+                        keep = found >= 0
+                        me, jj, dd2 = np.repeat(block, count), found[keep], dist[keep]
+                    else:
+                        q, j = cells.pairs(xs[block], ys[block])
+                        d2 = (oxs[j] - xs[block][q]) ** 2 + (oys[j] - ys[block][q]) ** 2
+                        inside = d2 <= (sights[block] * sights[block])[q]
+                        q, j, d2 = q[inside], j[inside], d2[inside]
+                        order = np.lexsort((ids[j], d2, q))
+                        q, j, d2 = q[order], j[order], d2[order]
+                        first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if len(q) else q
+                        rank = np.arange(len(q)) - np.repeat(first, np.diff(np.r_[first, len(q)]))
+                        keep = rank < LOS_CHECKS
+                        me, jj, dd2 = block[q[keep]], j[keep], d2[keep]
                     ex, ey = oxs[jj], oys[jj]
                     seen = nav.clear_lines(xs[me], ys[me], ex, ey)
-                    for i, e, dd, x, y, ok in zip(me.tolist(), ids[jj].tolist(), d2[keep].tolist(), ex.tolist(),
+                    for i, e, dd, x, y, ok in zip(me.tolist(), ids[jj].tolist(), dd2.tolist(), ex.tolist(),
                                                   ey.tolist(), seen):
                         if ok:
                             visible[i].append((dd, e, x, y))

@@ -177,7 +177,7 @@ def test_batched_cover_and_sight_equal_the_per_npc_facts_where_cover_tiles_tie(m
                 npcs.append(eid)
         world.tick += 1                    # the per-tick indexes are built afresh from the moved units
         keys = ("cover_known", "cover_x", "cover_y", "cover_distance", "cover_behind_door", "enemy_visible",
-                "enemy_distance", "enemy_x", "enemy_y", "enemy_in_range")
+                "enemy_distance", "enemy_x", "enemy_y", "enemy_in_range", "enemies_visible", "allies_near")
         batched = world.perception.facts_batch(npcs, world.tick * world.dt)
         tied = len(ties)
         one_by_one = [world.perception.facts(eid, world.tick * world.dt) for eid in npcs]
