@@ -67,6 +67,7 @@ def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: 
 
 
 def cmd_match(args) -> int:
+    from game import collector
     from game.victory import TIME_LIMIT
     from game.world import World
     from saves.container import check_regular
@@ -100,6 +101,7 @@ def cmd_match(args) -> int:
                                 "difficulty level")
         world = World(content, scenario, args.seed, strategies=strategies, difficulties=levels)
         step = world.step
+    collector.settle()                           # set up: game/collector.py
     world.timings = args.timings
     recorder = None
     try:
