@@ -333,7 +333,6 @@ class PlayWindow(arcade.Window):
             return
         scene = self.scene
         scene.effects.add(events)
-        world = self.world
         team = self.player_team
         shot = hit = False
         for row in events:
