@@ -680,13 +680,15 @@ class Perception:
             self._pickups_by = by_kind
             self._pickups_tick = world.tick
             self._pickups_version = nav.version
+        items = self._pickups_by.get("ammo" if kind == "crate" else kind)
+        if not items:                                 # none of that kind on the map (an army's map has none)
+            return []
         pos = esper.component_for_entity(eid, Position)
         here = nav.component(int(pos.x), int(pos.y))
         if here < 0:
             return []
         out = [(pid, math.hypot(px - pos.x, py - pos.y))
-               for pid, px, py, area, holder in self._pickups_by.get("ammo" if kind == "crate" else kind, ())
-               if area == here and holder in (0, eid)]
+               for pid, px, py, area, holder in items if area == here and holder in (0, eid)]
         out.sort(key=lambda t: (t[1], t[0]))
         return out
 
