@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from content.tiles import LEGEND
+from game import fog_jit
 
 PERIOD = 6                 # ticks between updates (5 per second)
 UNIT_MEMORY = 30 * 30      # ticks a remembered enemy unit stays remembered without being seen again
@@ -76,6 +77,7 @@ class Fog:
         self._doors_version = -1
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._rays_cache: dict[int, tuple] = {}
+        self._blocks_cache: dict[int, tuple] = {}
         self._foot_cache: tuple | None = None
         self._bstatic: dict[int, tuple] = {}       # building -> ((team, kind, tx, ty, w, h), its (tile, sight) viewers)
         self._standing: dict[int, tuple] = {}       # team -> (its buildings' viewers, the tiles they see)
@@ -216,6 +218,34 @@ class Fog:
         self._rays_cache[radius] = rays
         return rays
 
+    def _blocks(self, radius: int) -> tuple[np.ndarray, np.ndarray]:
+        """``_rays``' shadow table as lists: for each offset of the sight square (row by row), the rays an opaque
+        tile there blocks (ascending), as (where each offset's list starts, the lists one after another)."""
+        out = self._blocks_cache.get(radius)
+        if out is None:
+            shadows = self._rays(radius)[2]
+            rows, rays = np.nonzero(shadows)
+            out = self._blocks_cache[radius] = (np.searchsorted(rows, np.arange(len(shadows) + 1)).astype(np.int64),
+                                                rays.astype(np.int64))
+        return out
+
+    def _add_sight(self, viewers, count: np.ndarray, delta: int) -> None:
+        """Add ``delta`` to ``count`` at every tile of each viewer's mask (``tile * VIEWER + radius`` keys); where
+        Numba runs, one compiled loop per radius makes the masks and adds them (game/fog_jit.py: the same tiles)."""
+        if not fog_jit.available():
+            for v in viewers:
+                count[self._mask(v // VIEWER, v % VIEWER)] += delta       # (a mask lists each tile once)
+            return
+        by_radius: dict[int, list] = {}
+        for v in viewers:
+            by_radius.setdefault(v % VIEWER, []).append(v // VIEWER)
+        opaque = self._opaque2d.view(np.uint8)
+        for radius, tiles in sorted(by_radius.items()):
+            dx, dy, _shadows = self._rays(radius)
+            start, blocks = self._blocks(radius)
+            fog_jit.add_sight(np.array(sorted(tiles), dtype=np.int64), radius, dx, dy, start, blocks, opaque,
+                              self.width, self.height, count, delta)
+
     def _mask(self, tile: int, radius: int) -> np.ndarray:
         """Flat indices of the tiles a viewer on ``tile`` with sight ``radius`` sees (cached)."""
         key = (tile, radius)
@@ -249,14 +279,15 @@ class Fog:
             old, count = kept
             gone, came = old - seen, seen - old
             if len(gone) + len(came) <= len(seen) // 2:
-                for v in gone:
-                    count[self._mask(v // VIEWER, v % VIEWER)] -= 1       # (a mask lists each tile once)
-                for v in came:
-                    count[self._mask(v // VIEWER, v % VIEWER)] += 1
+                self._add_sight(gone, count, -1)
+                self._add_sight(came, count, 1)
                 self._watch[team] = (seen, count)
                 return count
         size = self.width * self.height
-        if seen:
+        if seen and fog_jit.available():
+            count = np.zeros(size, dtype=np.int64)
+            self._add_sight(seen, count, 1)
+        elif seen:
             count = np.bincount(np.concatenate([self._mask(v // VIEWER, v % VIEWER) for v in seen]), minlength=size)
         else:
             count = np.zeros(size, dtype=np.int64)
