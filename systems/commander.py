@@ -71,9 +71,10 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     members: dict = collections.defaultdict(list)
     fog = world.fog if viewer is not None and world.fog.enabled else None
     memory = fog.remembered_units(viewer) if fog is not None else {}
+    in_sight = seen_enemies(world, viewer) if fog is not None else set()
     for eid, (team, squad, pos, health, weapon, kind) in sorted(
             esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
-        if fog is not None and world.enemies(viewer, team.team) and not fog.sees(viewer, pos.x, pos.y):
+        if fog is not None and world.enemies(viewer, team.team) and eid not in in_sight:
             seen = memory.get(eid)
             if seen is None:
                 continue                                     # never seen, or forgotten: unknown
@@ -103,6 +104,13 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
         hps.append(hp)
         keys.append(key)
     return adjacency, specs, tactics.new_state(regions_now, hps), keys
+
+
+def seen_enemies(world, viewer: int) -> set[int]:
+    """The enemy units ``viewer`` sees now (``Fog.sees`` at each one's position, under fog of war): read from the
+    tick's ``World.seen_index``, which applies the same rule (``Fog.corner_tiles``) to every unit at once."""
+    return {e for other, (ids, _xs, _ys) in world.seen_index(viewer).items() if world.enemies(viewer, other)
+            for e in ids.tolist()}
 
 
 def estimate_unseen(world, viewer: int, members: dict) -> None:
@@ -139,9 +147,11 @@ def hidden_groups(world, viewer: int | None, keys: list) -> list[int]:
     if viewer is None or not world.fog.enabled:
         return []
     fog = world.fog
+    units = seen_enemies(world, viewer)
+    indexed = {e for ids, _xs, _ys in world.team_index().values() for e in ids.tolist()}
     seen = set()
-    for _eid, (team, squad, pos) in sorted(esper.get_components(Team, Squad, Position)):
-        if world.enemies(viewer, team.team) and fog.sees(viewer, pos.x, pos.y):
+    for eid, (team, squad, pos) in sorted(esper.get_components(Team, Squad, Position)):
+        if world.enemies(viewer, team.team) and (eid in units if eid in indexed else fog.sees(viewer, pos.x, pos.y)):
             seen.add((team.team, squad.squad))
     return [g for g, key in enumerate(keys) if world.enemies(viewer, key[0]) and key not in seen]
 
