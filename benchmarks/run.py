@@ -30,7 +30,6 @@ import esper
 from benchmarks import SUITES
 from components import Ammo, Health, Mover, Position, Team, Weapon
 from content.loader import Content, load_content
-from game import collector
 from game.world import World
 
 TARGETS = {1000: 60.0, 200: 300.0}   # ticks/s the foundation issue asks for
@@ -222,7 +221,6 @@ def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
         world.close()
         raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
     world.run(1)
-    collector.settle()          # as the commands that run matches do (game/collector.py); again for a second world
     return world, units, time.perf_counter() - t0
 
 

@@ -67,7 +67,6 @@ def _team_profiles(content, scenario: str, pairs, flag: str, known: dict, what: 
 
 
 def cmd_match(args) -> int:
-    from game import collector
     from game.victory import TIME_LIMIT
     from game.world import World
     from saves.container import check_regular
@@ -101,7 +100,6 @@ def cmd_match(args) -> int:
                                 "difficulty level")
         world = World(content, scenario, args.seed, strategies=strategies, difficulties=levels)
         step = world.step
-    collector.settle()                           # set up: game/collector.py
     world.timings = args.timings
     recorder = None
     try:

@@ -28,8 +28,6 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import collector
-
 #: what a side's content (--mod-a / --mod-b) may change; everything else is the base content's
 SIDE_KINDS = ("commanders", "strategies")
 
@@ -103,7 +101,6 @@ def play_game(job: tuple) -> dict:
     ab = bool(mods_a or mods_b)
     names = {a_team: f"{a}@A" if ab else a, b_team: f"{b}@B" if ab else b}
     world = World(content, scenario, seed, **{"commanders" if role == "commander" else "strategies": names})
-    collector.settle()                           # set up: game/collector.py
     try:
         try:
             world.run(world.max_ticks if ticks is None else min(ticks, world.max_ticks))

@@ -44,7 +44,6 @@ from game.app.views.command import CommandCard
 from game.app.views.inspector import WIDTH as INSPECTOR_WIDTH, InspectorPanel
 from game.app.views.scene import TILE, Scene, run_frames, squad_orders, zoom_to_cursor
 from game.app.views.sound import Sounds
-from game import collector
 from game.world import World
 
 PAN_SPEED = 600.0
@@ -95,10 +94,8 @@ def make_world(content, scenario: str, seed: int, player_team: int | None, diffi
     difficulties = {t: difficulty for t in range(len(teams)) if t != player_team} if difficulty else {}
     if player_team is not None:
         commanders[player_team] = ""                   # your squads take your orders, not a commander's
-    world = World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies,
-                  difficulties=difficulties)
-    collector.settle()                           # set up: game/collector.py
-    return world
+    return World(content, scenario, seed, controllers=controllers, commanders=commanders, strategies=strategies,
+                 difficulties=difficulties)
 
 
 class PlayWindow(arcade.Window):
