@@ -1314,7 +1314,12 @@ class Tree:
         """Names of the RUNNING nodes from the root down (what the NPC is doing now); see the class example."""
         path = []
         node = self.root
-        while node is not None and mem[node.s] == RUNNING:
+        while mem[node.s] == RUNNING:
             path.append(node.name)
-            node = next((c for c in node.children if mem[c.s] == RUNNING), None)
+            for child in node.children:          # the first running child (at most one runs)
+                if mem[child.s] == RUNNING:
+                    node = child
+                    break
+            else:
+                break
         return path
