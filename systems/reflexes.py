@@ -36,10 +36,8 @@ SOURCE = "reflex"
 class ReflexSystem(Decider):
     def run(self, world):
         tick = world.tick
-        for eid, (ctl, stance, team, pos, ammo, weapon) in sorted(
-                esper.get_components(Controller, Stance, Team, Position, Ammo, Weapon)):
-            if ctl.ai != "player":
-                continue
+        rows = esper.get_components(Controller, Stance, Team, Position, Ammo, Weapon)
+        for eid, (ctl, stance, team, pos, ammo, weapon) in sorted(r for r in rows if r[1][0].ai == "player"):
             if (eid + tick) % PERIOD and tick - stance.hit_tick > 1:
                 continue
             think(world, eid, stance, team.team, pos, ammo, weapon)

@@ -31,9 +31,8 @@ class ScriptedAISystem(Decider):
         strategic = world.strategic_teams
         thinkers = []
         slots: dict = {}                 # stagger by rank within the team (mirror-image units think on the same tick)
-        for eid, c in sorted(esper.get_components(Controller, Team, Position, Ammo, Weapon)):
-            if c[0].ai != "scripted" or c[1].team in strategic:
-                continue
+        rows = esper.get_components(Controller, Team, Position, Ammo, Weapon)
+        for eid, c in sorted(r for r in rows if r[1][0].ai == "scripted" and r[1][1].team not in strategic):
             slot = slots.get(c[1].team, 0)
             slots[c[1].team] = slot + 1
             if (slot + tick) % (PERIOD * world.think_every[c[1].team]) == 0:
