@@ -16,6 +16,7 @@ snapshot taken between ticks continues exactly.
 """
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 
 import esper
@@ -146,14 +147,16 @@ class _Ranks:
     """The NPCs with a brain, ascending entity id: their rows (entity, BrainState, Team), BrainStates, teams, stagger
     slots (the rank among the team's NPCs) and periods (``think_every`` times the team's difficulty), as arrays;
     ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity."""
-    __slots__ = ("key", "source", "by_id", "rows", "brains", "teams", "slots", "periods")
+    __slots__ = ("key", "source", "by_id", "rows", "ids", "brains", "teams", "slots", "periods")
 
-    def __init__(self, key, source: list, rows: list, teams, periods):
+    def __init__(self, key, source: list, rows: list, teams, periods, by_id: dict | None = None,
+                 brains: list | None = None):
         self.key = key
         self.source = source
-        self.by_id = dict(zip(map(_first, source), source))
+        self.by_id = dict(zip(map(_first, source), source)) if by_id is None else by_id
         self.rows = rows
-        self.brains = [r[1] for r in rows]
+        self.ids = np.fromiter(map(_first, rows), np.int64, len(rows))
+        self.brains = [r[1] for r in rows] if brains is None else brains
         self.teams = np.asarray(teams, dtype=np.int64)
         self.periods = np.asarray(periods, dtype=np.int64)
         self.slots = np.zeros(len(rows), dtype=np.int64)
@@ -163,10 +166,16 @@ class _Ranks:
 
     def without_dead(self, source: list) -> "_Ranks":
         """These ranks for ``source``, the rows of the same query after entities left (and nothing else changed):
-        the survivors in the same order, their slots counted again."""
-        alive = set(map(_first, source))
-        keep = [k for k, row in enumerate(self.rows) if row[0] in alive]
-        return _Ranks(self.key, source, [self.rows[k] for k in keep], self.teams[keep], self.periods[keep])
+        the survivors in the same order, their slots counted again. The old ranks give up their table by entity
+        (the dead taken out of it in place): they are not used again."""
+        alive = np.fromiter(map(_first, source), np.int64, len(source))
+        by_id = self.by_id
+        for eid in np.setdiff1d(np.fromiter(by_id, np.int64, len(by_id)), alive, assume_unique=True).tolist():
+            del by_id[eid]
+        keep = np.isin(self.ids, alive, assume_unique=True)
+        flags = keep.tolist()
+        return _Ranks(self.key, source, list(compress(self.rows, flags)), self.teams[keep], self.periods[keep],
+                      by_id, list(compress(self.brains, flags)))
 
 
 class BrainSystem(Decider):

@@ -225,6 +225,9 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
             fresh = BrainSystem()._ranks(world)
             assert [r[0] for r in kept.rows] == [r[0] for r in fresh.rows]
             assert kept.slots.tolist() == fresh.slots.tolist() and kept.periods.tolist() == fresh.periods.tolist()
+            assert kept.ids.tolist() == fresh.ids.tolist() and kept.teams.tolist() == fresh.teams.tolist()
+            assert all(a is b for a, b in zip(kept.brains, fresh.brains)) and len(kept.brains) == len(fresh.brains)
+            assert kept.by_id == fresh.by_id
             index = {t: (ids.tolist(), xs.tolist(), ys.tolist()) for t, (ids, xs, ys) in world.team_index().items()}
             world._index_rows = (None, {})
             world._index_tick = -1
