@@ -38,6 +38,7 @@ reproduces the match without consulting any decider.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Protocol
 
 from ai.status import FAILURE, RUNNING, SUCCESS
@@ -360,8 +361,8 @@ class Ledger:
         """Every active action (accepted or started, in any lane), ascending id; kept until ``version`` moves
         (the ledger and the deciders ask for it several times a tick)."""
         if self._active[0] != self.version:
-            self._active = (self.version, tuple(self.actions[aid] for aid in
-                                                sorted(aid for ids in self.lanes.values() for aid in ids)))
+            self._active = (self.version, tuple(map(self.actions.__getitem__,
+                                                    sorted(chain.from_iterable(self.lanes.values())))))
         return self._active[1]
 
     def _prune(self, tick: int) -> None:
