@@ -137,8 +137,9 @@ def estimate_unseen(world, viewer: int, members: dict) -> None:
                 continue
             weapon = unit_weapon(udef, world.hz)
             rows = members.setdefault(key, [])
-            rows.extend((Position(x, y), Health(float(udef.hp), float(udef.hp)), weapon, UnitKind(udef.id))
-                        for _ in range(spawn.count))
+            # one row for the spawn's every unit (they are alike, and only read): no objects per unit
+            rows.extend([(Position(x, y), Health(float(udef.hp), float(udef.hp)), weapon, UnitKind(udef.id))]
+                        * spawn.count)
 
 
 def hidden_groups(world, viewer: int | None, keys: list) -> list[int]:
