@@ -275,3 +275,32 @@ def test_an_unwritable_recording_path_only_warns(content, tmp_path, capsys):
     finally:
         win.close()
     assert "cannot record to" in capsys.readouterr().err
+
+
+def test_a_terminated_game_saves_its_replay(tmp_path):
+    """`rts play` stopped by SIGTERM (or Ctrl+C) ends as the close button does: the replay so far is written (no
+    .part file left) and verifies, and the command says it was interrupted."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    rec = tmp_path / "game.rtsreplay"
+    proc = subprocess.Popen([sys.executable, "-m", "game.app.cli", "play", "--scenario", "skirmish", "--spectate",
+                             "--mute", "--record", str(rec)], stderr=subprocess.PIPE, text=True)
+    try:
+        part = tmp_path / "game.rtsreplay.part"
+        deadline = time.monotonic() + 60
+        while not part.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert part.exists(), "the game did not start recording"
+        time.sleep(2.0)                           # some ticks are played and recorded
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err and "replay saved" in err, err
+    assert rec.exists() and not part.exists()
+    verify = subprocess.run([sys.executable, "-m", "game.app.cli", "replay", str(rec), "--verify"],
+                            capture_output=True, text=True, timeout=120)
+    assert verify.returncode == 0 and "verified" in verify.stdout + verify.stderr, verify.stderr

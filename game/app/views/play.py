@@ -32,6 +32,7 @@ import arcade
 import esper
 
 from components import Team
+import signal
 import sys
 
 from game.app import entities
@@ -1106,13 +1107,25 @@ class StartMenu:
             self.window.start(self.value("scenario"), player, self.value("difficulty"))
 
 
+def _terminated(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
              frames: int | None = None, screenshot: str | None = None, record: str | None = None,
              watch: bool = False, mods: list | None = None, strategy: str | None = None, mute: bool = False) -> int:
     window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods,
                         strategy=strategy, mute=mute)
     if frames is None:
-        arcade.run()
+        # Ctrl+C (KeyboardInterrupt) or a SIGTERM ends the game as the close button does: the replay so far is
+        # saved (not left as a .part file), then the command exits as interrupted
+        previous = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            arcade.run()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            if window.world is not None or window.recorder is not None:
+                window.close()
         return 0
     run_frames(window, frames, screenshot)        # a scripted run: tests and screenshots
     return 0
