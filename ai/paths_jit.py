@@ -26,14 +26,12 @@ one falls outside.
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import warnings
-
 import numpy as np
 
-_INSTALLED = importlib.util.find_spec("numba") is not None
-_compiled = None        # (walk_back, smooth, clear_many) compiled on first use; False: Numba failed
+from ai import jit
+
+_INSTALLED = jit.INSTALLED
+_helpers: tuple = ()    # ai.pathfinding's box_open and segment_clear, handed in by the first ``available``
 
 
 def available(box_open, segment_clear) -> bool:
@@ -41,27 +39,29 @@ def available(box_open, segment_clear) -> bool:
     would use them imports Numba and compiles them (or loads its cache), with ``box_open`` and ``segment_clear``
     (those of ``ai.pathfinding``, handed in: that module imports this one) compiled as the smoothing's segment
     check. ``ai.pathfinding.jit_available`` asks this."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels(box_open, segment_clear) is not False
+    global _helpers
+    if not _helpers:
+        _helpers = (box_open, segment_clear)
+    return _BUILD.available()
 
 
-def _kernels(box_open=None, segment_clear=None):
-    global _compiled
-    if _compiled is None:
-        if segment_clear is None:
-            raise RuntimeError("paths_jit: call available() before using the compiled loops")
-        try:
-            from numba import njit
-            _bind_helpers(box_open, segment_clear)
-            walk = njit(cache=True)(_walk_back)
-            smooth = njit(cache=True)(_smooth)
-            many = njit(cache=True)(_clear_many)
-            _warm_up(walk, smooth, many)
-            _compiled = (walk, smooth, many)
-        except Exception as exc:                 # any failure of an optional accelerator falls back
-            warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); paths are walked "
-                          f"back and smoothed in Python (the same paths, slower)", RuntimeWarning, stacklevel=3)
-            _compiled = False
-    return _compiled
+def _make(njit):
+    if not _helpers:
+        raise RuntimeError("paths_jit: call available() before using the compiled loops")
+    _bind_helpers(*_helpers)
+    walk = njit(cache=True)(_walk_back)
+    smooth = njit(cache=True)(_smooth)
+    many = njit(cache=True)(_clear_many)
+    _warm_up(walk, smooth, many)
+    return walk, smooth, many
+
+
+_BUILD = jit.Build("paths are walked back and smoothed in Python (the same paths, slower)", _make)
+
+
+def _kernels():
+    """(walk_back, smooth, clear_many) compiled; call only where ``available`` said so."""
+    return _BUILD.get()
 
 
 def _warm_up(walk, smooth, many) -> None:

@@ -29,19 +29,16 @@ which these loops, skipping finished rows, do not.
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import warnings
-
 import numpy as np
+
+from ai import jit
 
 #: the tasks' codes and rates, as in ai.tactics (HOLD, ATTACK, MOVE = 0, 1, 2)
 _HOLD, _ATTACK, _MOVE = 0, 1, 2
 _INF = np.inf
 
 
-_INSTALLED = importlib.util.find_spec("numba") is not None     # optional: pip install -e '.[fast]'
-_compiled = None        # the kernel, compiled (or loaded from Numba's cache) on first use; False: Numba failed
+_INSTALLED = jit.INSTALLED     # optional: pip install -e '.[fast]'
 
 
 def installed() -> bool:
@@ -52,24 +49,16 @@ def installed() -> bool:
 def available(teams: int) -> bool:
     """Whether the compiled path runs: Numba is installed and usable, ``RTS_NO_JIT`` is not set, and at most two
     teams. The first call that would use it imports Numba and compiles the kernel."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and teams <= 2 and _kernel_compiled() is not False
+    return teams <= 2 and _BUILD.available()
 
 
-def _kernel_compiled():
-    """The compiled kernel, or False when Numba cannot be imported or compile it (a numpy newer than the Numba
-    installed supports, say): then a warning, once, and the numpy path, which gives the same numbers."""
-    global _compiled
-    if _compiled is None:
-        try:
-            from numba import njit
-            kernel = njit(cache=True)(_kernel)
-            _warm_up(kernel)                     # compiles now (or loads Numba's cache), so a failure falls back
-            _compiled = kernel
-        except Exception as exc:                 # any failure of an optional accelerator falls back
-            warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); the commander's "
-                          f"playouts run on numpy (the same numbers, slower)", RuntimeWarning, stacklevel=3)
-            _compiled = False
-    return _compiled
+def _make(njit):
+    kernel = njit(cache=True)(_kernel)
+    _warm_up(kernel)                     # compiles now (or loads Numba's cache), so a failure falls back
+    return kernel
+
+
+_BUILD = jit.Build("the commander's playouts run on numpy (the same numbers, slower)", _make)
 
 
 def _kernel(region, hp, task, target, team, dps, max_hp, mobile, hops, nexthop, deg, nb, fire_of, taken_of,
@@ -192,7 +181,7 @@ def run(batch, first: np.ndarray, everyone: np.ndarray, left: np.ndarray, policy
     hp = np.ascontiguousarray(batch.hp)
     task = np.ascontiguousarray(batch.task)
     target = np.ascontiguousarray(batch.target)
-    _kernel_compiled()(region, hp, task, target, batch.team, batch.dps, batch.max_hp, batch.mobile, m.hops, m.nexthop,
+    _BUILD.get()(region, hp, task, target, batch.team, batch.dps, batch.max_hp, batch.mobile, m.hops, m.nexthop,
             m._deg, m._nb, batch._fire.astype(np.float64), batch._taken.astype(np.float64),
             np.ascontiguousarray(first), np.ascontiguousarray(everyone), left.astype(np.int64), draws, scripted,
             m.substeps, m.step_seconds / m.substeps, batch.teams, m.regions)

@@ -13,42 +13,32 @@ on the map and no opaque tile in the viewer's sight square blocks its ray (``Fog
 as each offset's list of blocked rays, ``Fog._blocks``); each seen tile of each viewer gets ``delta`` once, as
 ``count[mask] += delta`` does. Only integers and booleans are involved.
 
-It is the optional extra ``fast`` (``pip install -e '.[fast]'``, as ``ai.paths_jit``); without Numba, when it
-cannot be imported or compile (a warning says why, once), or with ``RTS_NO_JIT=1``, the masks are made, cached
-and added by numpy (tests/test_fog_jit.py compares both).
+It is the optional extra ``fast`` (``ai.jit``: without Numba, when it cannot be imported or compile, or with
+``RTS_NO_JIT=1``, the masks are made, cached and added by numpy (tests/test_fog_jit.py compares both).
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import warnings
-
 import numpy as np
 
-_INSTALLED = importlib.util.find_spec("numba") is not None
-_compiled = None        # the compiled kernel; False: Numba failed
+from ai import jit
+
+_INSTALLED = jit.INSTALLED
+
+
+def _make(njit):
+    kernel = njit(cache=True)(_add_sight)
+    one = np.zeros(1, dtype=np.int64)
+    kernel(one, 0, one, one, np.zeros(2, dtype=np.int64), one, np.zeros((1, 1), dtype=np.uint8), 1, 1,
+           np.zeros(1, dtype=np.int64), 1)
+    return kernel
+
+
+_BUILD = jit.Build("fog masks are made one at a time with numpy (the same grids, slower)", _make)
 
 
 def available() -> bool:
-    """Whether the compiled loop runs: Numba installed and usable, ``RTS_NO_JIT`` not set."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernel() is not False
-
-
-def _kernel():
-    global _compiled
-    if _compiled is None:
-        try:
-            from numba import njit
-            kernel = njit(cache=True)(_add_sight)
-            one = np.zeros(1, dtype=np.int64)
-            kernel(one, 0, one, one, np.zeros(2, dtype=np.int64), one, np.zeros((1, 1), dtype=np.uint8), 1, 1,
-                   np.zeros(1, dtype=np.int64), 1)
-            _compiled = kernel
-        except Exception as exc:                 # any failure of an optional accelerator falls back
-            warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); fog masks are "
-                          f"made one at a time with numpy (the same grids, slower)", RuntimeWarning, stacklevel=3)
-            _compiled = False
-    return _compiled
+    """Whether the compiled loop runs (``ai.jit``): Numba installed and usable, ``RTS_NO_JIT`` not set."""
+    return _BUILD.available()
 
 
 def add_sight(tiles: np.ndarray, radius: int, dx: np.ndarray, dy: np.ndarray, blocks_start: np.ndarray,
@@ -58,7 +48,7 @@ def add_sight(tiles: np.ndarray, radius: int, dx: np.ndarray, dy: np.ndarray, bl
     flat tiles ``tiles`` see: the disk offsets (``dx``, ``dy``), for each offset of the (2r+1)^2 sight square the
     rays an opaque tile there blocks (``blocks[blocks_start[o]:blocks_start[o + 1]]``), the opaque grid (height x
     width, uint8)."""
-    _kernel()(tiles, radius, dx, dy, blocks_start, blocks, opaque, width, height, into, delta)
+    _BUILD.get()(tiles, radius, dx, dy, blocks_start, blocks, opaque, width, height, into, delta)
 
 
 def _add_sight(tiles, radius, dx, dy, blocks_start, blocks, opaque, width, height, into, delta):

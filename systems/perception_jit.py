@@ -12,83 +12,87 @@ the numpy expression ``(px[j] - qx) ** 2 + (py[j] - qy) ** 2`` (numpy squares by
 without ``fastmath``, so nothing is fused or reordered); the pairs considered are the same cells' points; the
 nearest are ordered by (squared distance, entity id), the numpy path's lexsort, and ids are unique.
 
-It is the optional extra ``fast`` (``pip install -e '.[fast]'``, as ``ai.paths_jit``); without Numba, when it
-cannot be imported or compile (a warning says why, once), or with ``RTS_NO_JIT=1``, perception keeps its numpy
-pairs (tests/test_perception_jit.py compares both on random points and on a 2,000-unit match's facts).
+It is the optional extra ``fast`` (``ai.jit``: without Numba, when it cannot be imported or compile, or with
+``RTS_NO_JIT=1``, perception keeps its numpy pairs (tests/test_perception_jit.py compares both on random points and on a 2,000-unit match's facts).
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import warnings
-
 import numpy as np
 
-_INSTALLED = importlib.util.find_spec("numba") is not None
-_compiled = None        # (count_within, nearest_within) once compiled; False: Numba failed
+from ai import jit
+
+_INSTALLED = jit.INSTALLED
+
+
+def _make(njit):
+    global _spans
+    _spans = njit(cache=True)(_cell_spans)
+    count = njit(cache=True)(_count_within)
+    nearest = njit(cache=True)(_nearest_within)
+    pts = np.array([0.5, 1.5])
+    starts = np.array([0, 0, 0, 0, 0, 2, 2, 2, 2, 2], dtype=np.int64)
+    order = np.array([0, 1], dtype=np.int64)
+    q = np.array([1.0])
+    count(starts, order, pts, pts, 3, 3, 0, 0, 2.0, q, q, 4.0)
+    nearest(starts, order, pts, pts, order, 3, 3, 0, 0, 2.0, q, q, np.array([4.0]), 2)
+    return count, nearest
+
+
+_BUILD = jit.Build("perception pairs its units with numpy (the same facts, slower)", _make)
 
 
 def available() -> bool:
-    """Whether the compiled loops run: Numba installed and usable, ``RTS_NO_JIT`` not set (the first call
-    compiles them, or loads Numba's cache)."""
-    return _INSTALLED and not os.environ.get("RTS_NO_JIT") and _kernels() is not False
-
-
-def _kernels():
-    global _compiled
-    if _compiled is None:
-        try:
-            from numba import njit
-            count = njit(cache=True)(_count_within)
-            nearest = njit(cache=True)(_nearest_within)
-            pts = np.array([0.5, 1.5])
-            starts = np.array([0, 0, 0, 0, 0, 2, 2, 2, 2, 2], dtype=np.int64)
-            order = np.array([0, 1], dtype=np.int64)
-            q = np.array([1.0])
-            count(starts, order, pts, pts, 3, 3, 0, 0, 2.0, q, q, 4.0)
-            nearest(starts, order, pts, pts, order, 3, 3, 0, 0, 2.0, q, q, np.array([4.0]), 2)
-            _compiled = (count, nearest)
-        except Exception as exc:                 # any failure of an optional accelerator falls back
-            warnings.warn(f"numba is installed but cannot be used ({type(exc).__name__}: {exc}); perception "
-                          f"pairs its units with numpy (the same facts, slower)", RuntimeWarning, stacklevel=3)
-            _compiled = False
-    return _compiled
+    """Whether the compiled loops run (``ai.jit``): Numba installed and usable, ``RTS_NO_JIT`` not set."""
+    return _BUILD.available()
 
 
 def count_within(cells, px: np.ndarray, py: np.ndarray, qx: np.ndarray, qy: np.ndarray, r2: float) -> np.ndarray:
     """Per query point, how many of the points (``px``, ``py``), indexed by ``cells`` (a ``CellIndex`` of them),
     lie within squared distance ``r2`` (``r2`` at most the cell size squared)."""
-    return _kernels()[0](cells.starts, cells.order, px, py, cells.cols, cells.rows, cells.x0, cells.y0, cells.size,
-                         qx, qy, r2)
+    return _BUILD.get()[0](cells.starts, cells.order, px, py, cells.cols, cells.rows, cells.x0, cells.y0, cells.size,
+                           qx, qy, r2)
 
 
 def nearest_within(cells, px: np.ndarray, py: np.ndarray, ids: np.ndarray, qx: np.ndarray, qy: np.ndarray,
                    r2: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per query point ``i``, its at most ``k`` nearest points within squared distance ``r2[i]``, by (squared
     distance, id): (``found``: n x k point indices, -1 past the end; ``d2``: their squared distances; ``count``)."""
-    return _kernels()[1](cells.starts, cells.order, px, py, ids, cells.cols, cells.rows, cells.x0, cells.y0,
-                         cells.size, qx, qy, r2, k)
+    return _BUILD.get()[1](cells.starts, cells.order, px, py, ids, cells.cols, cells.rows, cells.x0, cells.y0,
+                           cells.size, qx, qy, r2, k)
+
+
+_spans = None           # ``_cell_spans`` compiled (the loops call it)
+
+
+def _cell_spans(starts, cols, rows, x0, y0, size, x, y, spans):
+    """The 3 x 3 cells round (x, y) that lie in the table, as ranges of ``order`` (``spans``: 9 x 2, filled row by
+    row with the cells' (start, end), empty where a cell is off the table): ``CellIndex.pairs``' cells."""
+    cx = int(np.floor(x / size)) - x0 + 1
+    cy = int(np.floor(y / size)) - y0 + 1
+    c = 0
+    for yy in range(cy - 1, cy + 2):
+        for xx in range(cx - 1, cx + 2):
+            if yy < 0 or yy >= rows or xx < 0 or xx >= cols:
+                spans[c, 0] = spans[c, 1] = 0
+            else:
+                spans[c, 0] = starts[yy * cols + xx]
+                spans[c, 1] = starts[yy * cols + xx + 1]
+            c += 1
 
 
 def _count_within(starts, order, px, py, cols, rows, x0, y0, size, qx, qy, r2):
     n = len(qx)
     out = np.zeros(n, dtype=np.int64)
+    spans = np.empty((9, 2), dtype=np.int64)
     for i in range(n):
         x, y = qx[i], qy[i]
-        cx = int(np.floor(x / size)) - x0 + 1
-        cy = int(np.floor(y / size)) - y0 + 1
+        _spans(starts, cols, rows, x0, y0, size, x, y, spans)
         c = 0
-        for yy in range(cy - 1, cy + 2):
-            if yy < 0 or yy >= rows:
-                continue
-            for xx in range(cx - 1, cx + 2):
-                if xx < 0 or xx >= cols:
-                    continue
-                key = yy * cols + xx
-                for s in range(starts[key], starts[key + 1]):
-                    p = order[s]
-                    if (px[p] - x) ** 2 + (py[p] - y) ** 2 <= r2:
-                        c += 1
+        for cell in range(9):
+            for s in range(spans[cell, 0], spans[cell, 1]):
+                p = order[s]
+                if (px[p] - x) ** 2 + (py[p] - y) ** 2 <= r2:
+                    c += 1
         out[i] = c
     return out
 
@@ -98,40 +102,34 @@ def _nearest_within(starts, order, px, py, ids, cols, rows, x0, y0, size, qx, qy
     found = np.full((n, k), -1, dtype=np.int64)
     dist = np.zeros((n, k))
     count = np.zeros(n, dtype=np.int64)
+    spans = np.empty((9, 2), dtype=np.int64)
     for i in range(n):
         x, y, lim = qx[i], qy[i], r2[i]
-        cx = int(np.floor(x / size)) - x0 + 1
-        cy = int(np.floor(y / size)) - y0 + 1
+        _spans(starts, cols, rows, x0, y0, size, x, y, spans)
         m = 0
-        for yy in range(cy - 1, cy + 2):
-            if yy < 0 or yy >= rows:
-                continue
-            for xx in range(cx - 1, cx + 2):
-                if xx < 0 or xx >= cols:
+        for cell in range(9):
+            for s in range(spans[cell, 0], spans[cell, 1]):
+                p = order[s]
+                d2 = (px[p] - x) ** 2 + (py[p] - y) ** 2
+                if d2 > lim:
                     continue
-                key = yy * cols + xx
-                for s in range(starts[key], starts[key + 1]):
-                    p = order[s]
-                    d2 = (px[p] - x) ** 2 + (py[p] - y) ** 2
-                    if d2 > lim:
+                pid = ids[p]
+                if m == k:                   # full: only a point before the last one kept gets in
+                    last = found[i, k - 1]
+                    if d2 > dist[i, k - 1] or (d2 == dist[i, k - 1] and pid > ids[last]):
                         continue
-                    pid = ids[p]
-                    if m == k:                   # full: only a point before the last one kept gets in
-                        last = found[i, k - 1]
-                        if d2 > dist[i, k - 1] or (d2 == dist[i, k - 1] and pid > ids[last]):
-                            continue
-                        pos = k - 1
-                    else:
-                        pos = m
-                        m += 1
-                    while pos > 0:
-                        before = found[i, pos - 1]
-                        if dist[i, pos - 1] < d2 or (dist[i, pos - 1] == d2 and ids[before] < pid):
-                            break
-                        found[i, pos] = before
-                        dist[i, pos] = dist[i, pos - 1]
-                        pos -= 1
-                    found[i, pos] = p
-                    dist[i, pos] = d2
+                    pos = k - 1
+                else:
+                    pos = m
+                    m += 1
+                while pos > 0:
+                    before = found[i, pos - 1]
+                    if dist[i, pos - 1] < d2 or (dist[i, pos - 1] == d2 and ids[before] < pid):
+                        break
+                    found[i, pos] = before
+                    dist[i, pos] = dist[i, pos - 1]
+                    pos -= 1
+                found[i, pos] = p
+                dist[i, pos] = d2
         count[i] = m
     return found, dist, count

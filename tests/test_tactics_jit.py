@@ -92,7 +92,7 @@ def test_a_commander_decides_alike_on_either_path(monkeypatch):
 def test_a_numba_that_cannot_be_imported_falls_back_to_numpy_with_one_warning(monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "numba", None)          # importing it raises ImportError
-    monkeypatch.setattr(tactics_jit, "_compiled", None)
+    monkeypatch.setattr(tactics_jit._BUILD, "built", None)
     with pytest.warns(RuntimeWarning, match="numba is installed but cannot be used .*import of numba halted"):
         assert not tactics_jit.available(2)
     assert not tactics_jit.available(2)                      # decided once: no second warning, no second try
