@@ -296,6 +296,11 @@ class PathGraph:
             table = self._summed_table()
         if box_open(table, self.width, self.height, x0, y0, x1, y1):
             return True
+        jit = self._compiled()
+        if jit is not None:                  # the same walk compiled, every index checked (``ai.paths_jit``)
+            found = paths_jit.segment(jit[0], self.width, self.height, x0, y0, x1, y1)
+            if found is not None:
+                return found
         return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
 
     def clear_many(self, x0, y0, x1, y1) -> list[bool]:

@@ -119,6 +119,17 @@ def clear_many(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, w
     return out.view(np.bool_)
 
 
+def segment(walkable: np.ndarray, width: int, height: int, x0: float, y0: float, x1: float, y1: float) -> bool | None:
+    """``segment_clear`` of one segment between any two points, compiled with every index checked; None where a
+    check read outside the grid (the caller asks ``segment_clear`` itself, which answers or raises as it does)."""
+    if _segment_checked is None:
+        _kernels()
+    try:
+        return bool(_segment_checked(walkable, width, height, x0, y0, x1, y1))
+    except IndexError:
+        return None
+
+
 # -- the loops Numba compiles (plain Python too: tests run them uncompiled against the originals) ------------------
 def _walk_back(dist, walkable, width, start_i, goal_i, steps, out):
     size = len(walkable)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ai import paths_jit
-from ai.pathfinding import PathGraph, astar, jit_available, segment_clear
+from ai.pathfinding import PathGraph, astar, box_open, jit_available, segment_clear
 
 pytestmark = [pytest.mark.skipif(not paths_jit._INSTALLED, reason="numba is not installed (pip install -e '.[fast]')"),
               pytest.mark.skipif(bool(os.environ.get("RTS_NO_JIT")), reason="RTS_NO_JIT is set: one path only")]
@@ -129,3 +129,28 @@ def test_many_segment_checks_at_once_equal_one_at_a_time_anywhere_in_tiles():
     with pytest.raises(IndexError):
         jit.clear_many(np.array([0.5, 4.0]), np.array([0.5, 2.0]), np.array([1.5, 2.0]), np.array([0.5, 4.0]))
     assert jit.clear_many(np.array([0.5]), np.array([0.5]), np.array([1.5]), np.array([0.5])) == [True]
+
+
+def test_one_segment_between_any_points_answers_or_raises_as_the_python_check():
+    """PathGraph.clear's compiled walk (points anywhere in a tile, on edges and corners, and off the grid, where
+    the list either raises or wraps round): the same answer, or the same error."""
+    rng = np.random.default_rng(11)
+    width, height = 14, 10
+    walkable = (rng.random(width * height) > 0.3).tolist()
+    jit, plain = graphs(walkable, width, height)
+    assert jit_available() and jit._compiled() is not None and plain._compiled() is None
+    points = [float(v) for v in (-1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 3.5, 6.0, 6.999999, 9.0, 9.5, 10.0, 13.5, 14.0,
+                                 14.5)]
+    walked = 0
+    table = jit._summed_table()
+    for _ in range(6000):
+        seg = [float(rng.choice(points)) if rng.random() < 0.5 else float(rng.uniform(-1, 15)) for _ in range(4)]
+        outcome = []
+        for graph in (jit, plain):
+            try:
+                outcome.append(("answer", graph.clear(*seg)))
+            except Exception as exc:             # the list's own error, raised the same way by both
+                outcome.append(("error", type(exc)))
+        assert outcome[0] == outcome[1], seg
+        walked += outcome[0][0] == "answer" and not box_open(table, width, height, *seg)   # the compiled walk ran
+    assert walked > 2000
