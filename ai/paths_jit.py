@@ -52,19 +52,20 @@ def _make(njit):
     walk = njit(cache=True)(_walk_back)
     smooth = njit(cache=True)(_smooth)
     many = njit(cache=True)(_clear_many)
-    _warm_up(walk, smooth, many)
-    return walk, smooth, many
+    one = njit(cache=True)(_segment_one)
+    _warm_up(walk, smooth, many, one)
+    return walk, smooth, many, one
 
 
 _BUILD = jit.Build("paths are walked back and smoothed in Python (the same paths, slower)", _make)
 
 
 def _kernels():
-    """(walk_back, smooth, clear_many) compiled; call only where ``available`` said so."""
+    """(walk_back, smooth, clear_many, one segment) compiled; call only where ``available`` said so."""
     return _BUILD.get()
 
 
-def _warm_up(walk, smooth, many) -> None:
+def _warm_up(walk, smooth, many, one) -> None:
     walkable = np.ones(4, dtype=np.uint8)
     dist = np.array([1, 0, 2, 1], dtype=np.int32)
     steps = np.array([[1, 1, 0, 2], [2, 0, 1, 2], [-1, -1, 0, 2], [-2, 0, -1, 2]], dtype=np.int64)
@@ -75,6 +76,7 @@ def _warm_up(walk, smooth, many) -> None:
            np.empty(2, dtype=np.int64))
     point = np.array([0.5])
     many(point, point, point, point, walkable, 2, 2, table, np.empty(1, dtype=np.uint8))
+    one(walkable, 2, 2, 0.5, 0.5, 1.5, 1.5)
 
 
 def steps_array(steps: tuple) -> np.ndarray:
@@ -122,10 +124,8 @@ def clear_many(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, w
 def segment(walkable: np.ndarray, width: int, height: int, x0: float, y0: float, x1: float, y1: float) -> bool | None:
     """``segment_clear`` of one segment between any two points, compiled with every index checked; None where a
     check read outside the grid (the caller asks ``segment_clear`` itself, which answers or raises as it does)."""
-    if _segment_checked is None:
-        _kernels()
     try:
-        return bool(_segment_checked(walkable, width, height, x0, y0, x1, y1))
+        return bool(_kernels()[3](walkable, width, height, x0, y0, x1, y1))
     except IndexError:
         return None
 
@@ -182,6 +182,12 @@ def _smooth(xs, ys, walkable, width, height, table, out):
         n += 1
         i = j
     return n
+
+
+def _segment_one(walkable, width, height, x0, y0, x1, y1):
+    # a cached build that calls the checked one (which Numba does not cache: see ``_bind_helpers``), so a process
+    # loads it instead of compiling the checked walk for scalar arguments on its first use (0.65 s)
+    return _segment_checked(walkable, width, height, x0, y0, x1, y1)
 
 
 def _clear_many(x0, y0, x1, y1, walkable, width, height, table, out):
