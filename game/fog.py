@@ -85,6 +85,8 @@ class Fog:
         if not enabled:
             for grid in self.visible + self.explored:
                 grid[:] = True
+        else:
+            fog_jit.available()             # loads (or compiles) its loop now, at set-up, not in the first update
 
     # -- what deciders and views may read ------------------------------------------------------------------------
     def sees(self, team: int, x: float, y: float) -> bool:

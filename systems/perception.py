@@ -201,6 +201,7 @@ class Perception:
         self._squad_bounds: list = [0]
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
+        perception_jit.available()          # loads (or compiles) its loops now, at set-up, not in the first tick
         for t in spawns:
             pts = [p for other, ps in spawns.items() if other != t for p in ps]
             if pts:
