@@ -108,6 +108,7 @@ class PlayWindow(arcade.Window):
         self.sounds = Sounds(muted=mute)
         self.game_menu: GameMenu | None = None
         self.show_help = False
+        self.stop_requested = False                   # set by run_play on Ctrl+C or SIGTERM
         self.alert_text = arcade.Text("", width / 2, height - 70, (255, 120, 100), 16, anchor_x="center", bold=True)
         self.panel_texts: list = []
         self.help_texts = []
@@ -274,6 +275,9 @@ class PlayWindow(arcade.Window):
 
     # -- frame --------------------------------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
+        if self.stop_requested:                           # Ctrl+C or SIGTERM (run_play): end between two ticks
+            self.close()
+            return
         if self.menu is not None or self.world is None:
             return
         self.now += delta_time
@@ -1107,25 +1111,33 @@ class StartMenu:
             self.window.start(self.value("scenario"), player, self.value("difficulty"))
 
 
-def _terminated(signum, _frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def run_play(content, scenario: str | None, seed: int, player_team: int | None, difficulty: str | None = "normal",
              frames: int | None = None, screenshot: str | None = None, record: str | None = None,
              watch: bool = False, mods: list | None = None, strategy: str | None = None, mute: bool = False) -> int:
     window = PlayWindow(content, scenario, seed, player_team, difficulty, record=record, watch=watch, mods=mods,
                         strategy=strategy, mute=mute)
     if frames is None:
-        # Ctrl+C (KeyboardInterrupt) or a SIGTERM ends the game as the close button does: the replay so far is
-        # saved (not left as a .part file), then the command exits as interrupted
-        previous = signal.signal(signal.SIGTERM, _terminated)
+        # Ctrl+C or a SIGTERM ends the game as the close button does, at the next frame, between two ticks: the
+        # replay so far is saved (not left as a .part file), then the command exits as interrupted. The handler
+        # only sets a flag: raising from it could stop a tick, or the recorder's write, halfway. A crash leaves the
+        # .part file, as `rts match` does.
+        caught: list[int] = []
+
+        def stop(signum, _frame):
+            caught.append(signum)
+            window.stop_requested = True
+
+        previous = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(sig) is not signal.SIG_IGN:      # a background job ignores Ctrl+C: leave it so
+                previous[sig] = signal.signal(sig, stop)
         try:
             arcade.run()
         finally:
-            signal.signal(signal.SIGTERM, previous)
-            if window.world is not None or window.recorder is not None:
-                window.close()
+            for sig, old in previous.items():
+                signal.signal(sig, old if old is not None else signal.SIG_DFL)
+        if caught:
+            raise KeyboardInterrupt(f"signal {caught[0]}")
         return 0
     run_frames(window, frames, screenshot)        # a scripted run: tests and screenshots
     return 0
