@@ -109,6 +109,9 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
 def seen_enemies(world, viewer: int) -> set[int]:
     """The enemy units ``viewer`` sees now (``Fog.sees`` at each one's position, under fog of war): read from the
     tick's ``World.seen_index``, which applies the same rule (``Fog.corner_tiles``) to every unit at once."""
+    if viewer in world.sees_all:          # seen_index ignores fog for such a team; Fog.sees reads its grid all the same
+        return {e for other, (ids, xs, ys) in world.team_index().items() if world.enemies(viewer, other)
+                for e in ids[world.fog.seen_mask(viewer, xs, ys)].tolist()}
     return {e for other, (ids, _xs, _ys) in world.seen_index(viewer).items() if world.enemies(viewer, other)
             for e in ids.tolist()}
 

@@ -57,6 +57,9 @@ def nearest_within(cells, px: np.ndarray, py: np.ndarray, ids: np.ndarray, qx: n
                    r2: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per query point ``i``, its at most ``k`` nearest points within squared distance ``r2[i]``, by (squared
     distance, id): (``found``: n x k point indices, -1 past the end; ``d2``: their squared distances; ``count``)."""
+    if k <= 0:
+        n = len(qx)
+        return np.full((n, 0), -1, dtype=np.int64), np.zeros((n, 0)), np.zeros(n, dtype=np.int64)
     return _BUILD.get()[1](cells.starts, cells.order, px, py, ids, cells.cols, cells.rows, cells.x0, cells.y0,
                            cells.size, qx, qy, r2, k)
 

@@ -18,7 +18,8 @@ def build(name):
         jit_available()
     return importlib.import_module(name)._BUILD
 
-pytestmark = pytest.mark.skipif(not jit.INSTALLED, reason="numba is not installed (pip install -e '.[fast]')")
+pytestmark = [pytest.mark.skipif(not jit.INSTALLED, reason="numba is not installed (pip install -e '.[fast]')"),
+              pytest.mark.skipif(jit.disabled(), reason="RTS_NO_JIT is set: no build runs")]
 
 
 @pytest.mark.parametrize("name", MODULES)
