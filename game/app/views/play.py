@@ -1121,10 +1121,7 @@ def run_play(content, scenario: str | None, seed: int, player_team: int | None, 
         # replay so far is saved (not left as a .part file), then the command exits as interrupted. The handler
         # only sets a flag: raising from it could stop a tick, or the recorder's write, halfway. A crash leaves the
         # .part file, as `rts match` does.
-        caught: list[int] = []
-
-        def stop(signum, _frame):
-            caught.append(signum)
+        def stop(_signum, _frame):
             window.stop_requested = True
 
         previous = {}
@@ -1136,8 +1133,8 @@ def run_play(content, scenario: str | None, seed: int, player_team: int | None, 
         finally:
             for sig, old in previous.items():
                 signal.signal(sig, old if old is not None else signal.SIG_DFL)
-        if caught:
-            raise KeyboardInterrupt(f"signal {caught[0]}")
+        if window.stop_requested:
+            raise KeyboardInterrupt
         return 0
     run_frames(window, frames, screenshot)        # a scripted run: tests and screenshots
     return 0
