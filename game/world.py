@@ -10,7 +10,6 @@ time is read anywhere in the simulation.
 from __future__ import annotations
 
 import itertools
-from itertools import compress
 from operator import itemgetter
 
 import esper
@@ -310,7 +309,7 @@ class World:
                 groups = {}
                 for team, (ids, positions) in self._index_rows[1].items():
                     keep = np.isin(ids, alive)
-                    groups[team] = (ids[keep], list(compress(positions, keep.tolist())))
+                    groups[team] = (ids[keep], list(itertools.compress(positions, keep.tolist())))
                 self._index_rows = (rows, groups)
             else:
                 groups: dict[int, tuple[list, list]] = {}
