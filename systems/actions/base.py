@@ -42,10 +42,15 @@ class Executor:
     queue = 1
     actor_is_unit = True
     needs: tuple = (Position, Mover)
+    #: ``update`` does nothing while the unit walks a route planned on the current nav grid (``Walker.arrived``
+    #: returns at once and nothing else is read): the ActionSystem then skips the call. Declared per class, never
+    #: inherited (a subclass that adds to ``update``, as attack_move does to move, must not be skipped).
+    idle_while_walking = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.default_timeout = int(round(cls.timeout_seconds * TICK_HZ))
+        cls.idle_while_walking = bool(cls.__dict__.get("idle_while_walking", False))
 
     def check(self, world, action: Action) -> str | None:
         """Why the action cannot run now, or None."""

@@ -12,6 +12,7 @@ class EnterCoverExecutor(Walker):
     meaning = "walk onto a cover tile and hold it (exclusively)"
     preconditions = "the tile is cover, reachable, and not held by another unit"
     timeout_seconds = 90.0
+    idle_while_walking = True     # update is arrived() and nothing else while walking
 
     def goal(self, world, action):
         return int(action.params.get("x", -1)) + 0.5, int(action.params.get("y", -1)) + 0.5

@@ -12,6 +12,7 @@ class MoveExecutor(Walker):
     meaning = "walk to a point; confirmed on arrival, fails when no path"
     preconditions = "the point is inside the map, on a walkable tile, and reachable"
     timeout_seconds = 90.0
+    idle_while_walking = True     # update is arrived() and nothing else while walking
 
     def goal(self, world, action):
         return float(action.params.get("x", -1.0)), float(action.params.get("y", -1.0))
