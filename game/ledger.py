@@ -38,6 +38,7 @@ reproduces the match without consulting any decider.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from heapq import heapify, heappop, heappush
 from itertools import chain
 from typing import Protocol
 
@@ -133,6 +134,10 @@ class Ledger:
         #: (``active_sorted``, a team's population in training) is kept until it moves
         self.version = 0
         self._active: tuple[int, tuple] = (-1, ())     # (version, active_sorted() then)
+        #: (the tick it times out at, action id) of every started action with a time limit, a heap: a tick's
+        #: time-outs are read off its front instead of testing every started action. Entries of actions that ended
+        #: otherwise stay until their tick comes (then are dropped) or the heap is rebuilt (``_schedule``)
+        self._deadlines: list[tuple[int, int]] = []
 
     # -- deciders' side --------------------------------------------------------
     def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
@@ -215,15 +220,33 @@ class Ledger:
             action.state = STARTED
             self.version += 1
             action.start_tick = world.tick
+            self._schedule(action)
             self.events.append((action.id, STARTED, ""))
             executor.start(world, action)
-        for action in self.active_sorted():
-            if action.state != STARTED:
-                continue
-            limit = action.timeout or self.executors[action.kind].default_timeout
-            if limit and world.tick - action.start_tick >= limit:
-                self._finish(world, action, TIMED_OUT, f"no result after {limit} ticks")
+        # time out every started action whose limit has run (``tick - start_tick >= limit``), lowest id first
+        heap, due = self._deadlines, []
+        while heap and heap[0][0] <= world.tick:
+            due.append(heappop(heap)[1])
+        for aid in sorted(due):
+            action = self.actions.get(aid)
+            if action is not None and action.state == STARTED:
+                self._finish(world, action, TIMED_OUT, f"no result after {self._limit(action)} ticks")
         self._prune(world.tick)
+
+    def _limit(self, action: Action) -> int:
+        """Ticks after its start before a started action times out (0 = never)."""
+        return action.timeout or self.executors[action.kind].default_timeout
+
+    def _schedule(self, action: Action) -> None:
+        """Put a started action's time-out on the heap; rebuild the heap from the started actions when entries of
+        ended actions outnumber the live ones (so it holds at most about twice as many entries as started actions)."""
+        limit = self._limit(action)
+        if limit:
+            heappush(self._deadlines, (action.start_tick + limit, action.id))
+        if len(self._deadlines) > 2 * len(self.actions) + 64:
+            self._deadlines = [(a.start_tick + self._limit(a), a.id) for a in self.actions.values()
+                               if a.state == STARTED and self._limit(a)]
+            heapify(self._deadlines)
 
     def _accept(self, world, action: Action) -> bool:
         executor = self.executors.get(action.kind)
@@ -448,3 +471,5 @@ def ledger_restore(ledger: Ledger, state) -> None:
         if len(ledger.lanes.get((action.actor, lane), ())) >= size:
             raise ValueError(f"actor {action.actor} has more active {lane} actions than its lane holds")
         ledger._hold(action)
+        if action.state == STARTED:
+            ledger._schedule(action)

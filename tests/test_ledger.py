@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from components import Ammo, Door, Pickup, Team
 from content.loader import load_content
 from content.tiles import LEGEND
-from game.ledger import ACCEPTED, CONFIRMED, FAILED, REJECTED, STARTED, TERMINAL
+from game.ledger import ACCEPTED, CONFIRMED, FAILED, REJECTED, STARTED, TERMINAL, TIMED_OUT
 from game.world import World
 from tests.conftest import arena_mod, idle_teams, spawn
 
@@ -51,8 +51,16 @@ def test_random_action_sequences_keep_the_ledger_honest(tmp_path_factory, ops):
         submitted = []
 
         def observe_tick(before):
-            for aid, state, _reason in world.ledger.events:
+            ledger = world.ledger
+            for aid, state, _reason in ledger.events:
                 history.setdefault(aid, []).append(state)
+                if state == TIMED_OUT:                          # on the very tick its limit ran out
+                    action = ledger.get(aid)
+                    assert action.end_tick - action.start_tick == ledger._limit(action) > 0
+            for action in ledger.active_sorted():               # and none still started past it
+                limit = ledger._limit(action)
+                assert action.state != STARTED or not limit or world.tick - 1 - action.start_tick < limit
+            assert len(ledger._deadlines) <= 2 * len(ledger.actions) + 65
             confirmed = {(a.kind, a.actor, a.target) for a in (world.ledger.get(aid) for aid, s, _ in
                          world.ledger.events if s == CONFIRMED) if a}
             # no effect without its action confirming in that very tick (so none after a cancel)
@@ -164,6 +172,31 @@ def test_outcomes_are_visible_on_the_next_tick_and_superseding_cancels(content):
         assert bad.state == REJECTED and "unknown action kind" in bad.reason
     finally:
         world.close()
+
+
+def test_a_restored_snapshot_times_out_on_the_same_tick(content, tmp_path):
+    """The time-out heap is not saved: a snapshot's started actions are scheduled again when it is loaded."""
+    from saves.snapshot import load_snapshot, save_snapshot
+    world = World(content, "duel", 1, controllers={0: "idle", 1: "idle"})
+    try:
+        world.activate()
+        blue = sorted(e for e, t in esper.get_component(Team) if t.team == 0)
+        acts = [world.ledger.submit(world.tick, "move", eid, params={"x": 60.5, "y": 24.5}, timeout=t)
+                for eid, t in zip(blue, (9, 14))]
+        world.run(4)
+        assert [a.state for a in acts] == [STARTED, STARTED]
+        save_snapshot(world, tmp_path / "s.rtssave")
+        world.run(20)
+        want = [(a.state, a.end_tick) for a in acts]
+    finally:
+        world.close()
+    assert want == [(TIMED_OUT, acts[0].start_tick + 9), (TIMED_OUT, acts[1].start_tick + 14)]
+    again = load_snapshot(tmp_path / "s.rtssave", content)
+    try:
+        again.run(20)
+        assert [(again.ledger.get(a.id).state, again.ledger.get(a.id).end_tick) for a in acts] == want
+    finally:
+        again.close()
 
 
 def test_timeout(content):
