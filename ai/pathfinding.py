@@ -291,16 +291,17 @@ class PathGraph:
         >>> g.clear(0.5, 0.5, 3.5, 0.5), g.clear(0.5, 0.5, 3.5, 2.5)
         (True, False)
         """
-        table = self._table
-        if table is None:
-            table = self._summed_table()
-        if box_open(table, self.width, self.height, x0, y0, x1, y1):
-            return True
         jit = self._compiled()
-        if jit is not None:                  # the same walk compiled, every index checked (``ai.paths_jit``)
-            found = paths_jit.segment(jit[0], self.width, self.height, x0, y0, x1, y1)
+        if jit is not None:                  # the box test and the walk compiled, every index checked (``ai.paths_jit``)
+            found = paths_jit.segment(jit[0], self.width, self.height, jit[1], x0, y0, x1, y1)
             if found is not None:
                 return found
+        else:
+            table = self._table
+            if table is None:
+                table = self._summed_table()
+            if box_open(table, self.width, self.height, x0, y0, x1, y1):
+                return True
         return segment_clear(self.walkable, self.width, self.height, x0, y0, x1, y1)
 
     def clear_many(self, x0, y0, x1, y1) -> list[bool]:
@@ -340,10 +341,13 @@ class PathGraph:
     def _compiled(self):
         """(walkable as uint8, the summed-area table as an array, the neighbour steps of each turn as arrays) for
         ``ai.paths_jit``, or None when its compiled loops are not available (no Numba, ``RTS_NO_JIT``, ``use_jit``
-        off): then the Python loops run."""
-        if not self.use_jit or self._np is None or not jit_available():
+        off): then the Python loops run. Once a graph has built them it keeps them (``RTS_NO_JIT`` is read until then:
+        the segment checks ask this for every segment, and reading the environment cost as much as the check)."""
+        if not self.use_jit:
             return None
         if self._jit is None:
+            if self._np is None or not jit_available():
+                return None
             np = self._np
             table = self._table if self._table is not None else self._summed_table()
             steps = tuple(paths_jit.steps_array(_indexed_steps(self.width, turn)) for turn in range(4))

@@ -76,7 +76,7 @@ def _warm_up(walk, smooth, many, one) -> None:
            np.empty(2, dtype=np.int64))
     point = np.array([0.5])
     many(point, point, point, point, walkable, 2, 2, table, np.empty(1, dtype=np.uint8))
-    one(walkable, 2, 2, 0.5, 0.5, 1.5, 1.5)
+    one(walkable, 2, 2, table, 0.5, 0.5, 1.5, 1.5)
 
 
 def steps_array(steps: tuple) -> np.ndarray:
@@ -121,11 +121,14 @@ def clear_many(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, w
     return out.view(np.bool_)
 
 
-def segment(walkable: np.ndarray, width: int, height: int, x0: float, y0: float, x1: float, y1: float) -> bool | None:
-    """``segment_clear`` of one segment between any two points, compiled with every index checked; None where a
-    check read outside the grid (the caller asks ``segment_clear`` itself, which answers or raises as it does)."""
+def segment(walkable: np.ndarray, width: int, height: int, table: np.ndarray,
+            x0: float, y0: float, x1: float, y1: float) -> bool | None:
+    """``PathGraph.clear`` of one segment between any two points: ``box_open`` on ``table``, else ``segment_clear``,
+    compiled in one call (the box test in Python cost three times the compiled call), the walk with every index
+    checked; None where a check read outside the grid (the caller asks ``segment_clear`` itself, which answers or
+    raises as it does)."""
     try:
-        return bool(_kernels()[3](walkable, width, height, x0, y0, x1, y1))
+        return bool(_kernels()[3](walkable, width, height, table, x0, y0, x1, y1))
     except IndexError:
         return None
 
@@ -184,10 +187,10 @@ def _smooth(xs, ys, walkable, width, height, table, out):
     return n
 
 
-def _segment_one(walkable, width, height, x0, y0, x1, y1):
+def _segment_one(walkable, width, height, table, x0, y0, x1, y1):
     # a cached build that calls the checked one (which Numba does not cache: see ``_bind_helpers``), so a process
     # loads it instead of compiling the checked walk for scalar arguments on its first use (0.65 s)
-    return _segment_checked(walkable, width, height, x0, y0, x1, y1)
+    return _box_open(table, width, height, x0, y0, x1, y1) or _segment_checked(walkable, width, height, x0, y0, x1, y1)
 
 
 def _clear_many(x0, y0, x1, y1, walkable, width, height, table, out):
