@@ -6,10 +6,14 @@ import gc
 
 
 def tune_gc() -> None:
-    """Collect the youngest generation every 20,000 allocations instead of CPython's 700.
+    """Collect the youngest generation every 100,000 allocations instead of CPython's 700.
 
-    NPC decisions allocate many short-lived records; the default threshold cost a fifth of a 1000-NPC tick.
-    The application owns its process, so it sets this once at start-up (tests and library users keep
-    CPython's default).
+    NPC decisions allocate many short-lived records; the default threshold cost a fifth of a 1000-NPC tick. In a
+    10,000-unit battle a pass costs what the young objects still alive point at: the query rows esper and the
+    systems rebuild as units die (lists of 9,000 rows, each row's header read), about the same whenever the pass
+    comes, so fewer passes cost less (20,000 -> 100,000: the collector 4.6 -> 1.0 ms a tick there). A match makes
+    no cyclic garbage (2,000 units, 300 ticks with the collector off: nothing unreachable), so the threshold only
+    decides how often those passes run, not how much memory is held. The application owns its process, so it sets
+    this once at start-up (tests and library users keep CPython's default).
     """
-    gc.set_threshold(20000, 20, 20)
+    gc.set_threshold(100000, 20, 20)
