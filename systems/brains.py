@@ -197,7 +197,7 @@ class BrainSystem(Decider):
             if esper_rows.unchanged(rows, kept.source):
                 return kept
             if esper_rows.only_left(rows, kept.source, kept.by_id):
-                self._kept_ranks = kept.without_dead(list(rows))
+                self._kept_ranks = kept.without_dead(rows)
                 return self._kept_ranks
         # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks
         # (an entity id offset would not: the other team's ids are shifted by the first team's count)
@@ -211,7 +211,7 @@ class BrainSystem(Decider):
             out.append((eid, brain, team))
             teams.append(team.team)
             periods.append(bdef.think_every * world.think_every[team.team])
-        self._kept_ranks = _Ranks(key, list(rows), out, teams, periods)
+        self._kept_ranks = _Ranks(key, rows, out, teams, periods)
         return self._kept_ranks
 
     def run(self, world):

@@ -487,13 +487,13 @@ class Perception:
             elif esper_rows.only_left(rows, kept, self._slot_by_id):
                 alive = np.isin(self._squad_ids, np.fromiter(map(_first, rows), np.int64, len(rows)))
                 self._squad_rows(self._squad_codes[alive], self._squad_ids[alive])
-                self._slot_rows = list(rows)
+                self._slot_rows = rows
             else:
                 keys: dict = {}
                 codes = [keys.setdefault((team.team, squad.squad), len(keys)) for _e, (team, squad) in rows]
                 self._squad_keys = keys
                 self._squad_rows(np.array(codes, dtype=np.int64), np.fromiter(map(_first, rows), np.int64, len(rows)))
-                self._slot_rows = list(rows)
+                self._slot_rows = rows
                 self._slot_by_id = dict(zip(map(_first, rows), rows))
         return self._orders_by
 

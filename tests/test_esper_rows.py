@@ -37,14 +37,35 @@ def scratch_world():
 
 
 def both(query):
-    """(esper's own rows, ours) for one query, from the same world state."""
+    """(esper's own rows, ours) for one query, from the same world state, through the row builders and the public
+    calls (esper's cache is cleared first, so that each side builds its own answer)."""
     esper_rows.uninstall()
     try:
+        esper.clear_cache()
         own = list(esper._get_components(*query))
         own_single = list(esper._get_component(query[0]))
+        own_public = (esper.get_components(*query), esper.get_component(query[0]))
     finally:
         esper_rows.install()
-    return (own, own_single), (list(esper._get_components(*query)), list(esper._get_component(query[0])))
+        esper.clear_cache()
+    return (own, own_single, *own_public), (list(esper._get_components(*query)), list(esper._get_component(query[0])),
+                                            esper.get_components(*query), esper.get_component(query[0]))
+
+
+def test_the_public_calls_hand_out_the_kept_rows_themselves_until_something_changes(scratch_world):
+    """No copy of the rows for esper's cache: the list the row builder kept is the one handed out, every call until
+    an entity or component comes or goes; then a new list (the old one is never changed)."""
+    esper_rows.install()
+    ids = [esper.create_entity(A(), B()) for _ in range(4)]
+    rows = esper.get_components(A, B)
+    single = esper.get_component(A)
+    state = esper_rows._state()
+    assert rows is state.queries[(A, B)][3] and single is state.queries[A][3]
+    assert esper.get_components(A, B) is rows and esper.get_component(A) is single
+    frozen = list(rows)
+    esper.delete_entity(ids[0], immediate=True)
+    after = esper.get_components(A, B)
+    assert after is not rows and rows == frozen and len(after) == 3
 
 
 @pytest.mark.parametrize("seed", range(12))
