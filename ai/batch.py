@@ -41,6 +41,7 @@ from ai.curves import LOGIT_EDGE, Curve
 from ai.records import CandidateScore
 
 _NUMERIC = (float, int, bool)
+_NUMERIC_SET = frozenset(_NUMERIC)
 
 
 def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
@@ -107,8 +108,18 @@ class BatchScorer:
         out = {}
         missing = _MISSING
         numeric_types = _NUMERIC
+        n = len(facts_list)
         for name in self.names:
             raw = [facts.get(name, missing) for facts in facts_list]
+            if set(map(type, raw)) <= _NUMERIC_SET:        # every NPC has it as a plain number: the usual case
+                try:
+                    vals = np.array(raw, dtype=np.float64)
+                except OverflowError:
+                    pass                                # an int too large for a float: the general way below
+                else:
+                    every = np.ones(n, dtype=bool)
+                    out[name] = (vals, every, every.copy(), raw)
+                    continue
             if bbs is not None:
                 for i, v in enumerate(raw):
                     if v is missing and bbs[i] is not None:

@@ -200,3 +200,42 @@ def test_batched_cover_and_sight_equal_the_per_npc_facts_where_cover_tiles_tie(m
         assert occupants.tolist() == want and max(n for n, _e in want) > 1
     finally:
         world.close()
+
+
+def _columns_one_by_one(scorer, facts_list, bbs):
+    """``BatchScorer.columns`` as it was before its all-numbers shortcut: every value looked at on its own."""
+    from ai.batch import _MISSING, _NUMERIC
+    import numpy as np
+    out = {}
+    for name in scorer.names:
+        raw = [facts.get(name, _MISSING) for facts in facts_list]
+        if bbs is not None:
+            raw = [bbs[i].get(name, _MISSING) if v is _MISSING and bbs[i] is not None else v for i, v in enumerate(raw)]
+        numeric = [type(v) in _NUMERIC and (type(v) is not int or abs(v) < 2 ** 1023) for v in raw]
+        vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+        out[name] = (vals.tolist(), numeric, [v is not _MISSING for v in raw],
+                     [None if v is _MISSING else v for v in raw])
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(selectors(), st.lists(snapshots(), min_size=1, max_size=6),
+       st.one_of(st.none(), st.lists(st.one_of(st.none(), snapshots()), min_size=6, max_size=6)), st.booleans())
+def test_the_columns_equal_reading_each_value_on_its_own(sel, snaps, bbs, full):
+    """All-number columns (every NPC has the fact as a float, int or bool) take a shortcut; mixed ones, missing
+    facts (read from the blackboard), huge ints, NaN and strings do not: the columns are the same either way."""
+    import numpy as np
+    if full:                                   # every fact present as a plain number in every snapshot
+        snaps = [{name: float(i + k) if k % 2 else (i + k) % 3 for k, name in enumerate(FACTS)}
+                 for i in range(len(snaps))]
+    bbs = None if bbs is None else bbs[:len(snaps)]
+    scorer = BatchScorer(sel)
+    got = scorer.columns(snaps, bbs)
+    want = _columns_one_by_one(scorer, snaps, bbs)
+    assert set(got) == set(want)
+    for name, (vals, numeric, present, raw) in got.items():
+        w_vals, w_numeric, w_present, w_raw = want[name]
+        assert np.array_equal(vals, np.array(w_vals), equal_nan=True), name
+        assert numeric.tolist() == w_numeric and present.tolist() == w_present
+        assert [type(v) for v in raw] == [type(v) for v in w_raw]
+        assert all(a is b or a == b or (a != a and b != b) for a, b in zip(raw, w_raw))
