@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+from bisect import bisect_left
 from operator import itemgetter
 
 import esper
@@ -198,6 +199,7 @@ class Perception:
         self._slot_by_id: dict = {}
         self._squad_keys: dict = {}         # (team, squad) -> its code; members sorted by (code, id); code bounds
         self._squad_codes = self._squad_ids = np.zeros(0, dtype=np.int64)
+        self._squad_id_list: list = []              # _squad_ids as a list: a rank is a bisect, not a numpy call
         self._squad_bounds: list = [0]
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
@@ -500,6 +502,7 @@ class Perception:
     def _squad_rows(self, codes: np.ndarray, ids: np.ndarray) -> None:
         order = np.lexsort((ids, codes))             # squad by squad, each by entity id
         self._squad_codes, self._squad_ids = codes[order], ids[order]
+        self._squad_id_list = self._squad_ids.tolist()
         n = len(self._squad_keys)
         self._squad_bounds = np.searchsorted(self._squad_codes, np.arange(n + 1)).tolist()
 
@@ -509,7 +512,7 @@ class Perception:
         if code is None:
             return 0
         lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
-        return int(np.searchsorted(self._squad_ids[lo:hi], eid))
+        return bisect_left(self._squad_id_list, eid, lo, hi) - lo
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
         squad = esper.try_component(eid, Squad)
