@@ -292,7 +292,9 @@ class PathGraph:
         (True, False)
         """
         jit = self._compiled()
-        if jit is not None:                  # the box test and the walk compiled, every index checked (``ai.paths_jit``)
+        if jit is not None and type(x0) is float and type(y0) is float and type(x1) is float and type(y1) is float:
+            # the box test and the walk compiled, every index checked (``ai.paths_jit``); other argument types
+            # (ints, numpy scalars) take the Python check rather than a new compiled build inside a tick
             found = paths_jit.segment(jit[0], self.width, self.height, jit[1], x0, y0, x1, y1)
             if found is not None:
                 return found

@@ -6,8 +6,9 @@ the distances, and then ``_walk_back`` (the rule that picks one shortest path wh
 and ``smooth`` (the farthest tile centre a straight walk reaches, again and again) ran in Python, about 60% of
 each path's time (0.15 ms of 0.25 ms on the 157 x 116 army map). This module runs those two loops compiled. It
 is the optional extra ``fast`` (``pip install -e '.[fast]'``, as ``ai.tactics_jit``); without Numba, when it
-cannot be imported or compile (a warning says why, once), or with ``RTS_NO_JIT=1`` in the environment,
-``PathGraph`` keeps its Python loops. Both give the same paths (tests/test_paths_jit.py compares them on random
+cannot be imported or compile (a warning says why, once), or with ``RTS_NO_JIT=1`` in the environment when a
+grid's ``PathGraph`` is first used (a graph that has built its compiled arrays keeps them; a nav change makes a new
+graph), ``PathGraph`` keeps its Python loops. Both give the same paths (tests/test_paths_jit.py compares them on random
 grids and on the army map), so a match plays the same either way.
 
 Why the results are identical:
@@ -187,14 +188,24 @@ def _smooth(xs, ys, walkable, width, height, table, out):
     return n
 
 
+#: coordinates beyond this (and NaN) go back to the Python check: compiled, ``floor`` of NaN, of an infinity or of
+#: a float past 2**63 gives INT64_MIN where Python raises or answers with a huge int, and the box test would read
+#: outside its table. No point of a map comes near it
+FAR = 1e15
+
+
 def _segment_one(walkable, width, height, table, x0, y0, x1, y1):
     # a cached build that calls the checked one (which Numba does not cache: see ``_bind_helpers``), so a process
     # loads it instead of compiling the checked walk for scalar arguments on its first use (0.65 s)
+    if not (-FAR < x0 < FAR and -FAR < y0 < FAR and -FAR < x1 < FAR and -FAR < y1 < FAR):
+        raise IndexError("a coordinate is not a finite number near the grid")
     return _box_open(table, width, height, x0, y0, x1, y1) or _segment_checked(walkable, width, height, x0, y0, x1, y1)
 
 
 def _clear_many(x0, y0, x1, y1, walkable, width, height, table, out):
     for k in range(len(x0)):
+        if not (-FAR < x0[k] < FAR and -FAR < y0[k] < FAR and -FAR < x1[k] < FAR and -FAR < y1[k] < FAR):
+            raise IndexError("a coordinate is not a finite number near the grid")
         out[k] = _box_open(table, width, height, x0[k], y0[k], x1[k], y1[k]) or \
             _segment_checked(walkable, width, height, x0[k], y0[k], x1[k], y1[k])
 

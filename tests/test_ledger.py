@@ -209,3 +209,28 @@ def test_timeout(content):
         assert act.state == "timed_out" and not world.ledger.lanes
     finally:
         world.close()
+
+
+def test_time_outs_stay_exact_after_the_heap_is_rebuilt(content, monkeypatch):
+    """A unit re-ordered every tick leaves one heap entry per superseded action until its deadline; when those
+    outnumber the live actions the heap is rebuilt from the started ones, and a time-out scheduled before the
+    rebuild still lands on its tick."""
+    import game.ledger as ledger_module
+    rebuilds = []
+    real = ledger_module.heapify
+    monkeypatch.setattr(ledger_module, "heapify", lambda heap: rebuilds.append(len(heap)) or real(heap))
+    world = World(content, "duel", 1, controllers={0: "idle", 1: "idle"})
+    try:
+        world.activate()
+        blue = sorted(e for e, t in esper.get_component(Team) if t.team == 0)
+        long_wait = world.ledger.submit(world.tick, "wait", blue[1], params={"ticks": 5000}, timeout=750)
+        for _ in range(760):
+            world.ledger.submit(world.tick, "wait", blue[0], params={"ticks": 5000}, timeout=1000)
+            world.step()
+        assert rebuilds and len(world.ledger._deadlines) <= 2 * len(world.ledger.actions) + 65
+        assert long_wait.state == TIMED_OUT and long_wait.end_tick == long_wait.start_tick + 750
+        last = world.ledger.submit(world.tick, "wait", blue[0], params={"ticks": 5000}, timeout=5)
+        world.run(8)
+        assert last.state == TIMED_OUT and last.end_tick == last.start_tick + 5
+    finally:
+        world.close()

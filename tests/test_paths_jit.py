@@ -1,6 +1,7 @@
 """The compiled walk back and smoothing (ai/paths_jit.py) give exactly the Python loops' tiles and waypoints, on
 random grids (walls, corners, diagonal squeezes, blocked starts) and on the army map; so a match plays the same
 whether Numba is installed or not."""
+import math
 import os
 
 import numpy as np
@@ -154,3 +155,25 @@ def test_one_segment_between_any_points_answers_or_raises_as_the_python_check():
         assert outcome[0] == outcome[1], seg
         walked += outcome[0][0] == "answer" and not box_open(table, width, height, *seg)   # the compiled walk ran
     assert walked > 2000
+
+
+FAR_OFF = [math.nan, math.inf, -math.inf, 1e300, -1e300, 2.0 ** 63, -(2.0 ** 63), 1e15, -1e15, 1e15 - 1.0]
+
+
+@pytest.mark.parametrize("bad", FAR_OFF)
+def test_not_finite_or_far_off_coordinates_answer_or_raise_as_the_python_check(bad):
+    """Compiled, ``floor`` of NaN, an infinity or a float past 2**63 is INT64_MIN (Python raises, or answers with a
+    huge int): such a segment is handed back to the Python check, in one check and in a batch."""
+    jit, plain = graphs([c == "." for c in "...." ".##." "...."], 4, 3)
+    for seg in ((bad, 0.5, 3.5, 0.5), (0.5, bad, 3.5, 0.5), (0.5, 0.5, bad, 0.5), (1.5, 0.5, 1.5, bad)):
+        outcome = []
+        for graph in (jit, plain):
+            try:
+                outcome.append(("answer", graph.clear(*seg)))
+            except Exception as exc:
+                outcome.append(("error", type(exc)))
+            try:
+                outcome.append(("answers", graph.clear_many(*([v] for v in seg))))
+            except Exception as exc:
+                outcome.append(("error", type(exc)))
+        assert outcome[:2] == outcome[2:], seg
