@@ -133,7 +133,9 @@ class Walker(Executor):
         mover = esper.component_for_entity(action.actor, Mover)
         nav = world.nav
         if mover.moving and action.data.get("nav") == nav.version:
-            return None                               # walking on a route planned on this grid: nothing to do
+            # walking on a route planned on this grid: nothing to do. The ActionSystem makes this same test itself
+            # for kinds that are ``idle_while_walking`` and skips the call: change both together
+            return None
         pos = esper.component_for_entity(action.actor, Position)
         gx, gy = self.goal(world, action)
         if not mover.moving and math.hypot(pos.x - gx, pos.y - gy) <= ARRIVE + 1e-9:

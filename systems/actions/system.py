@@ -22,13 +22,14 @@ class ActionSystem(System):
         ledger = world.ledger
         executors = ledger.executors
         nav = world.nav                         # its version is read per action: an update can open a door
-        entities = esper._entities              # read per tick: esper.switch_world rebinds it
-        dead = esper._dead_entities
+        entities = getattr(esper, "_entities", None)          # read per tick: esper.switch_world rebinds them
+        dead = getattr(esper, "_dead_entities", None)
+        skip = entities is not None and dead is not None     # (another esper without them: no passing over)
         for action in ledger.active_sorted():
             if action.state != STARTED:
                 continue
             executor = executors[action.kind]
-            if executor.idle_while_walking and action.data.get("nav") == nav.version:
+            if skip and executor.idle_while_walking and action.data.get("nav") == nav.version:
                 comps = entities.get(action.actor)
                 if comps is not None and Health in comps and action.actor not in dead:
                     mover = comps.get(Mover)
