@@ -27,6 +27,7 @@ leaves esper as it is.
 """
 from __future__ import annotations
 
+import itertools
 from operator import is_, itemgetter
 
 import esper
@@ -36,6 +37,8 @@ _ORIGINAL = (getattr(esper, "_get_component", None), getattr(esper, "_get_compon
 _ORIGINAL_PUBLIC = (getattr(esper, "get_component", None), getattr(esper, "get_components", None))
 
 
+_STAMPS = itertools.count(1)
+
 #: per esper world (the identity of its entity table; the last few worlds): its ``_Rows``
 _LAST: dict[int, "_Rows"] = {}
 _WORLDS_KEPT = 4
@@ -44,9 +47,9 @@ _WORLDS_KEPT = 4
 class _Rows:
     """One esper world's kept query answers, and when each component type last gained or lost a component.
 
-    ``gen`` counts the changes seen by the hooks below (an entity created with components, a component added,
-    replaced or removed); ``touched[type]`` is the count at that type's last change. Deleting an entity is not
-    counted: it only takes its entity out of each set, which leaves the other members' order in a set as it was.
+    ``gen`` is the stamp of the last change seen by the hooks below (an entity created with components, a
+    component added, replaced or removed: one count over every world); ``touched[type]`` is the stamp of that type's
+    last change. Deleting an entity is not counted: it only takes its entity out of each set, which leaves the other members' order in a set as it was.
     ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
     """
     __slots__ = ("gen", "touched", "queries")
@@ -69,8 +72,7 @@ def _state() -> _Rows:
 
 def _touch(*component_types) -> None:
     st = _state()
-    st.gen += 1
-    gen = st.gen
+    gen = st.gen = next(_STAMPS)          # one count for every world: a stamp is never given to two changes
     touched = st.touched
     for ct in component_types:
         touched[ct] = gen
@@ -222,6 +224,23 @@ def only_left(rows: list, kept: list | None, kept_by_id: dict) -> bool:
     (True, False)
     """
     return kept is not None and len(rows) < len(kept) and all(map(is_, rows, map(kept_by_id.get, map(_first, rows))))
+
+
+def changed_at(component_type) -> int | None:
+    """A stamp of the last time a component of ``component_type`` came, went or was replaced in the current esper
+    world (an entity created with one counts; an entity deleted does not), or None when these hooks are not
+    installed (then nothing may be kept on it). An answer that only deaths can make false, such as "no entity has
+    a component like this", holds while the stamp is the same.
+
+    >>> install(); esper.switch_world("changed_at_doctest")
+    >>> before = changed_at(int); e = esper.create_entity(1); after = changed_at(int)
+    >>> after != before, (esper.delete_entity(e, immediate=True), changed_at(int))[1] == after
+    (True, True)
+    >>> esper.switch_world("default"); esper.delete_world("changed_at_doctest")
+    """
+    if not installed():
+        return None
+    return _state().touched.get(component_type, 0)
 
 
 def forget() -> None:

@@ -16,7 +16,7 @@ import esper
 import numpy as np
 
 from ai.records import DecisionLog
-from components import Building, Health, Position, Team, UnitKind
+from components import Building, Controller, Health, Position, Team, UnitKind
 from game import esper_rows, victory
 from game.fog import Fog
 from content.loader import Content
@@ -295,6 +295,18 @@ class World:
         answer = make()
         self._kept[name] = (made_of, answer)
         return answer
+
+    def may_have_controller(self, ai: str) -> bool:
+        """False only when no entity has a ``Controller`` of ``ai`` ('scripted', 'player', ...): a run condition for
+        the systems that act for such units (an army of brains has neither). The scan is kept while no Controller
+        came, went or was replaced (deaths only take some away; nothing changes a Controller in place); without
+        esper_rows' hooks it is made every time."""
+        self.activate()
+        stamp = esper_rows.changed_at(Controller)
+        if stamp is None:
+            return any(c.ai == ai for _e, c in esper.get_component(Controller))
+        return self.kept(("controller", ai), (stamp,),
+                         lambda: any(c.ai == ai for _e, c in esper.get_component(Controller)))
 
     def team_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""

@@ -25,7 +25,7 @@ import esper
 
 from ai.records import ReflexDecision
 from components import Ammo, Controller, Position, Stance, Team, UnitKind, Weapon, Worker
-from systems.base import Decider
+from systems.base import Decider, deciders_on
 
 PERIOD = 6                                        # ticks between a unit's looks around (reaction time 0.2 s)
 HIT_MEMORY = 90                                   # ticks a unit remembers who hit it (3 s)
@@ -33,7 +33,14 @@ LEASH = {"aggressive": 10.0, "defensive": 4.0, "hold": 0.0, "passive": 0.0}   # 
 SOURCE = "reflex"
 
 
+def _player_units(world) -> bool:
+    """Deciders are on and some unit may be a player's (a match of AIs alone has none: the scan is spared)."""
+    return deciders_on(world) and world.may_have_controller("player")
+
+
 class ReflexSystem(Decider):
+    run_if = staticmethod(_player_units)
+
     def run(self, world):
         tick = world.tick
         rows = esper.get_components(Controller, Stance, Team, Position, Ammo, Weapon)

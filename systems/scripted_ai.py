@@ -18,13 +18,20 @@ import math
 import esper
 
 from components import Ammo, Controller, Pickup, Position, Team, Weapon
-from systems.base import Decider
+from systems.base import Decider, deciders_on
 
 PERIOD = 10
 SWITCH_RATIO = 0.6   # retarget when a new enemy is this much closer than the current target
 
 
+def _scripted_units(world) -> bool:
+    """Deciders are on and some unit may be scripted (an army of brains has none: the scan of every unit is spared)."""
+    return deciders_on(world) and world.may_have_controller("scripted")
+
+
 class ScriptedAISystem(Decider):
+    run_if = staticmethod(_scripted_units)
+
     def run(self, world):
         tick = world.tick
         ledger = world.ledger

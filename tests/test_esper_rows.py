@@ -199,3 +199,11 @@ def test_after_deaths_alone_a_query_is_answered_from_its_last_rows_and_equals_es
     esper.clear_database()
     esper.create_entity(A(), B())
     assert both((A, B))[0] == both((A, B))[1] and len(esper.get_components(A, B)) == 1
+
+
+def test_the_module_examples_run():
+    """The docstring examples (install, the rows, ``unchanged``, ``only_left``, ``changed_at``)."""
+    import doctest
+    result = doctest.testmod(esper_rows, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 5 and result.failed == 0
+    esper.switch_world("default")

@@ -2,6 +2,8 @@
 import doctest
 from pathlib import Path
 
+import esper
+
 import systems
 import systems.base
 from systems.pipeline import SYSTEM_ORDER
@@ -40,3 +42,37 @@ def test_with_deciders_off_nothing_but_the_host_runs(content):
 
 def test_the_base_examples_run():
     assert doctest.testmod(systems.base).failed == 0
+
+
+def test_the_scripted_ai_and_reflexes_run_only_where_such_units_may_be(content, monkeypatch):
+    """An army of brains has no scripted or player unit: neither system scans its units; a scripted unit made later
+    (a new Controller: the kept answer is made again) brings the scripted AI back on the next tick. Deaths alone keep
+    a 'none' answer (they only take units away)."""
+    from benchmarks.run import army_content
+    from components import Controller
+    from systems.reflexes import ReflexSystem
+    from systems.scripted_ai import ScriptedAISystem
+    runs = {"scripted": 0, "reflex": 0}
+    for cls, key in ((ScriptedAISystem, "scripted"), (ReflexSystem, "reflex")):
+        real = cls.run
+        monkeypatch.setattr(cls, "run", lambda self, world, _r=real, _k=key: runs.__setitem__(_k, runs[_k] + 1)
+                            or _r(self, world))
+    army, sid = army_content(content, 600)
+    world = World(army, sid, 1)
+    try:
+        world.run(40)
+        assert runs == {"scripted": 0, "reflex": 0}
+        assert not world.may_have_controller("scripted") and not world.may_have_controller("player")
+        assert world.may_have_controller("brain")
+        eid = next(e for e, c in esper.get_component(Controller) if c.ai == "brain")
+        esper.add_component(eid, Controller("scripted"))       # replaced: the answer is made again
+        world.run(1)
+        assert runs["scripted"] == 1 and runs["reflex"] == 0 and world.may_have_controller("scripted")
+    finally:
+        world.close()
+    duel = World(content, "duel", 2)                           # scripted on both sides: every tick
+    try:
+        duel.run(10)
+        assert runs["scripted"] == 11
+    finally:
+        duel.close()
