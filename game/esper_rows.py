@@ -52,10 +52,13 @@ class _Rows:
     last change. Deleting an entity is not counted: it only takes its entity out of each set, which leaves the other members' order in a set as it was.
     ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
     """
-    __slots__ = ("gen", "touched", "queries")
+    __slots__ = ("gen", "touched", "queries", "born")
 
     def __init__(self):
         self.gen = 0
+        #: the stamp of this state's making: a type not changed since reads as this (``changed_at``), so a state
+        #: made again after it was dropped never repeats a stamp an earlier one handed out
+        self.born = next(_STAMPS)
         self.touched: dict = {}
         self.queries: dict = {}
 
@@ -228,8 +231,9 @@ def only_left(rows: list, kept: list | None, kept_by_id: dict) -> bool:
 
 def changed_at(component_type) -> int | None:
     """A stamp of the last time a component of ``component_type`` came, went or was replaced in the current esper
-    world (an entity created with one counts; an entity deleted does not), or None when these hooks are not
-    installed (then nothing may be kept on it). An answer that only deaths can make false, such as "no entity has
+    world (an entity created with one counts; an entity deleted does not), or of the making of this world's kept
+    state when none did since (the state of a world unused for a while is dropped and made again: a new stamp, never
+    one handed out before), or None when these hooks are not installed (then nothing may be kept on it). An answer that only deaths can make false, such as "no entity has
     a component like this", holds while the stamp is the same.
 
     >>> install(); esper.switch_world("changed_at_doctest")
@@ -238,9 +242,10 @@ def changed_at(component_type) -> int | None:
     (True, True)
     >>> esper.switch_world("default"); esper.delete_world("changed_at_doctest")
     """
-    if not installed():
+    if not installed() or not all(getattr(esper, name) is hook for name, hook in _HOOKS.items()):
         return None
-    return _state().touched.get(component_type, 0)
+    st = _state()
+    return st.touched.get(component_type, st.born)
 
 
 def forget() -> None:

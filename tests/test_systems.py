@@ -76,3 +76,37 @@ def test_the_scripted_ai_and_reflexes_run_only_where_such_units_may_be(content, 
         assert runs["scripted"] == 11
     finally:
         duel.close()
+
+
+def test_a_controller_that_comes_while_the_world_state_is_dropped_and_made_again_is_seen(content):
+    """esper_rows keeps the state of the last few esper worlds: stepping more worlds in turn drops a world's state
+    and makes it again, and a Controller added in between must still bring the scripted AI back (a state made
+    again reads as a new stamp, not as 'never changed')."""
+    from benchmarks.run import army_content
+    from components import Controller
+    from game import esper_rows
+    army, sid = army_content(content, 600)
+    world = World(army, sid, 1)
+    others = [World(content, "duel", seed) for seed in range(esper_rows._WORLDS_KEPT + 1)]
+
+    def crowd_out():
+        for other in others:
+            other.step()
+    try:
+        world.step()
+        crowd_out()
+        assert not world.may_have_controller("scripted")
+        crowd_out()
+        world.activate()
+        eid = next(e for e, c in esper.get_component(Controller) if c.ai == "brain")
+        esper.add_component(eid, Controller("scripted"))
+        crowd_out()
+        assert world.may_have_controller("scripted") and not world.may_have_controller("player")
+        world.activate()
+        esper.add_component(eid, Controller("player"))          # the reflexes' kind, the same way
+        crowd_out()
+        assert world.may_have_controller("player")
+    finally:
+        world.close()
+        for other in others:
+            other.close()
