@@ -194,32 +194,38 @@ def _smooth(xs, ys, walkable, width, height, table, out):
 FAR = 1e15
 
 
+def _near(x0, y0, x1, y1):
+    """Raise IndexError (the compiled loops' "ask the Python check") unless all four coordinates lie within FAR."""
+    if not (-FAR < x0 < FAR and -FAR < y0 < FAR and -FAR < x1 < FAR and -FAR < y1 < FAR):
+        raise IndexError("a coordinate is not a finite number near the grid")
+
+
 def _segment_one(walkable, width, height, table, x0, y0, x1, y1):
     # a cached build that calls the checked one (which Numba does not cache: see ``_bind_helpers``), so a process
     # loads it instead of compiling the checked walk for scalar arguments on its first use (0.65 s)
-    if not (-FAR < x0 < FAR and -FAR < y0 < FAR and -FAR < x1 < FAR and -FAR < y1 < FAR):
-        raise IndexError("a coordinate is not a finite number near the grid")
+    _near(x0, y0, x1, y1)
     return _box_open(table, width, height, x0, y0, x1, y1) or _segment_checked(walkable, width, height, x0, y0, x1, y1)
 
 
 def _clear_many(x0, y0, x1, y1, walkable, width, height, table, out):
     for k in range(len(x0)):
-        if not (-FAR < x0[k] < FAR and -FAR < y0[k] < FAR and -FAR < x1[k] < FAR and -FAR < y1[k] < FAR):
-            raise IndexError("a coordinate is not a finite number near the grid")
+        _near(x0[k], y0[k], x1[k], y1[k])
         out[k] = _box_open(table, width, height, x0[k], y0[k], x1[k], y1[k]) or \
             _segment_checked(walkable, width, height, x0[k], y0[k], x1[k], y1[k])
 
 
 _clear_py = _clear
+_near_py = _near
 _box_open = _segment_clear = _segment_checked = None   # ai.pathfinding's own, compiled (``_bind_helpers``)
 
 
 def _bind_helpers(box_open, segment_clear) -> None:
     """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
     ``box_open`` and ``segment_clear`` of ``ai.pathfinding`` (their list indexing reads arrays the same way)."""
-    global _box_open, _segment_clear, _segment_checked, _clear
+    global _box_open, _segment_clear, _segment_checked, _clear, _near
     from numba import njit
 
+    _near = njit(cache=True)(_near_py)
     _box_open = njit(cache=True)(box_open)
     _segment_clear = njit(cache=True)(segment_clear)
     # for segments between any two points (line of sight between units): every index checked, an IndexError
