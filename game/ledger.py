@@ -244,8 +244,8 @@ class Ledger:
         if limit:
             heappush(self._deadlines, (action.start_tick + limit, action.id))
         if len(self._deadlines) > 2 * len(self.actions) + 64:
-            self._deadlines = [(a.start_tick + self._limit(a), a.id) for a in self.actions.values()
-                               if a.state == STARTED and self._limit(a)]
+            self._deadlines = [(a.start_tick + limit, a.id) for a in self.actions.values()
+                               if a.state == STARTED and (limit := self._limit(a))]
             heapify(self._deadlines)
 
     def _accept(self, world, action: Action) -> bool:

@@ -302,11 +302,11 @@ class World:
         came, went or was replaced (deaths only take some away; nothing changes a Controller in place); without
         esper_rows' hooks it is made every time."""
         self.activate()
-        stamp = esper_rows.changed_at(Controller)
-        if stamp is None:
+
+        def scan() -> bool:
             return any(c.ai == ai for _e, c in esper.get_component(Controller))
-        return self.kept(("controller", ai), (stamp,),
-                         lambda: any(c.ai == ai for _e, c in esper.get_component(Controller)))
+        stamp = esper_rows.changed_at(Controller)
+        return scan() if stamp is None else self.kept(("controller", ai), (stamp,), scan)
 
     def team_index(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """team -> (entity ids, xs, ys) of its living units (not buildings), ascending id. Built once per tick."""
