@@ -182,7 +182,7 @@ def run(batch, first: np.ndarray, everyone: np.ndarray, left: np.ndarray, policy
     task = np.ascontiguousarray(batch.task)
     target = np.ascontiguousarray(batch.target)
     _BUILD.get()(region, hp, task, target, batch.team, batch.dps, batch.max_hp, batch.mobile, m.hops, m.nexthop,
-            m._deg, m._nb, batch._fire.astype(np.float64), batch._taken.astype(np.float64),
-            np.ascontiguousarray(first), np.ascontiguousarray(everyone), left.astype(np.int64), draws, scripted,
-            m.substeps, m.step_seconds / m.substeps, batch.teams, m.regions)
+                 m._deg, m._nb, batch._fire.astype(np.float64), batch._taken.astype(np.float64),
+                 np.ascontiguousarray(first), np.ascontiguousarray(everyone), left.astype(np.int64), draws, scripted,
+                 m.substeps, m.step_seconds / m.substeps, batch.teams, m.regions)
     batch.region, batch.hp, batch.task, batch.target = region, hp, task, target

@@ -48,9 +48,9 @@ class _Rows:
     """One esper world's kept query answers, and when each component type last gained or lost a component.
 
     ``gen`` is the stamp of the last change seen by the hooks below (an entity created with components, a
-    component added, replaced or removed: one count over every world); ``touched[type]`` is the stamp of that type's
-    last change. Deleting an entity is not counted: it only takes its entity out of each set, which leaves the other members' order in a set as it was.
-    ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
+    component added, replaced or removed: one count over every world); ``touched[type]`` is the stamp of that
+    type's last change. Deleting an entity is not counted: it only takes its entity out of each set, which leaves
+    the other members' order in a set as it was. ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
     """
     __slots__ = ("gen", "touched", "queries", "born")
 
@@ -140,8 +140,8 @@ def _component_rows(component_type):
 
 
 def _components_list(*component_types) -> list:
-    """The rows of ``esper._get_components``: (entity, (components...)) for every entity with all of them, walking the first of
-    the smallest component sets, as esper does."""
+    """The rows of ``esper._get_components``: (entity, (components...)) for every entity with all of them,
+    walking the first of the smallest component sets, as esper does."""
     if not component_types:
         return []
     comp_db = esper._components
@@ -233,8 +233,9 @@ def changed_at(component_type) -> int | None:
     """A stamp of the last time a component of ``component_type`` came, went or was replaced in the current esper
     world (an entity created with one counts; an entity deleted does not), or of the making of this world's kept
     state when none did since (the state of a world unused for a while is dropped and made again: a new stamp, never
-    one handed out before), or None when these hooks are not installed (then nothing may be kept on it). An answer that only deaths can make false, such as "no entity has
-    a component like this", holds while the stamp is the same.
+    one handed out before), or None when these hooks are not installed (then nothing may be kept on it). An
+    answer that only deaths can make false, such as "no entity has a component like this", holds while the stamp
+    is the same.
 
     >>> install(); esper.switch_world("changed_at_doctest")
     >>> before = changed_at(int); e = esper.create_entity(1); after = changed_at(int)

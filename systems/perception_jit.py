@@ -13,7 +13,8 @@ without ``fastmath``, so nothing is fused or reordered); the pairs considered ar
 nearest are ordered by (squared distance, entity id), the numpy path's lexsort, and ids are unique.
 
 It is the optional extra ``fast`` (``ai.jit``: without Numba, when it cannot be imported or compile, or with
-``RTS_NO_JIT=1``, perception keeps its numpy pairs (tests/test_perception_jit.py compares both on random points and on a 600-unit match's facts).
+``RTS_NO_JIT=1``, perception keeps its numpy pairs (tests/test_perception_jit.py compares both on random points
+and on a 600-unit match's facts).
 """
 from __future__ import annotations
 
