@@ -62,6 +62,8 @@ HOLD, ATTACK, MOVE = 0, 1, 2
 TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
 FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
 TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
+_FIRE = np.array([FIRE[HOLD], FIRE[ATTACK], FIRE[MOVE]])     # the same as arrays (a Batch reads them; never written)
+_TAKEN = np.array([TAKEN[HOLD], TAKEN[ATTACK], TAKEN[MOVE]])
 EVALUATIONS = ("strength", "hp", "count", "ltd2")
 POLICIES = ("random", "scripted")
 
@@ -425,6 +427,26 @@ def playout(model: Model, specs, state: State, team: int, order: list, start: in
 
 
 # -- the batched model (numpy: many playouts at once) ---------------------------------------------------------------
+class Groups:
+    """The groups' fixed parts (``GroupSpec``) as arrays, made once per search and shared by its batches (a
+    search makes a ``Batch`` for every round of playouts; the specs do not change within it).
+
+    >>> g = Groups([GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0, mobile=False)])
+    >>> g.team.tolist(), g.mobile.tolist(), g.teams
+    ([0, 1], [True, False], 2)
+    """
+    __slots__ = ("team", "max_hp", "dps", "unit_hp", "mobile", "ltd2_full", "teams")
+
+    def __init__(self, specs):
+        self.team = np.array([s.team for s in specs], dtype=np.int64)
+        self.max_hp = np.array([s.max_hp for s in specs], dtype=np.float64)
+        self.dps = np.array([s.dps for s in specs], dtype=np.float64)
+        self.unit_hp = np.array([s.unit_hp for s in specs], dtype=np.float64)
+        self.mobile = np.array([s.mobile for s in specs], dtype=bool)
+        self.ltd2_full = sum(ltd2_value(s, s.max_hp) for s in specs)
+        self.teams = int(self.team.max()) + 1 if len(specs) else 1
+
+
 class Batch:
     """Many copies of states as (B, G) arrays, advanced together; the same rules as ``simulate``.
 
@@ -442,25 +464,23 @@ class Batch:
     ([131.5, 14.8], [0.9752, 0.9752, 0.9752])
     """
 
-    def __init__(self, model: Model, specs, states, reps: int):
+    def __init__(self, model: Model, specs, states, reps: int, groups: "Groups | None" = None):
         if isinstance(states, State):
             states = [states]
+        groups = groups if groups is not None else Groups(specs)
         self.model = model
         self.b = len(states) * reps
         self.g = len(specs)
-        self.team = np.array([s.team for s in specs], dtype=np.int64)
-        self.max_hp = np.array([s.max_hp for s in specs], dtype=np.float64)
-        self.dps = np.array([s.dps for s in specs], dtype=np.float64)
-        self.unit_hp = np.array([s.unit_hp for s in specs], dtype=np.float64)
-        self.mobile = np.array([s.mobile for s in specs], dtype=bool)
-        self._ltd2_full = sum(ltd2_value(s, s.max_hp) for s in specs)
-        self.teams = int(self.team.max()) + 1 if self.g else 1
+        self.team, self.max_hp, self.dps = groups.team, groups.max_hp, groups.dps
+        self.unit_hp, self.mobile = groups.unit_hp, groups.mobile
+        self._ltd2_full = groups.ltd2_full
+        self.teams = groups.teams
         self.region = np.repeat(np.array([st.region for st in states], dtype=np.int64), reps, axis=0)
         self.hp = np.repeat(np.array([st.hp for st in states], dtype=np.float64), reps, axis=0)
         self.task = np.repeat(np.array([st.task for st in states], dtype=np.int64), reps, axis=0)
         self.target = np.repeat(np.array([st.target for st in states], dtype=np.int64), reps, axis=0)
-        self._fire = np.array([FIRE[HOLD], FIRE[ATTACK], FIRE[MOVE]])
-        self._taken = np.array([TAKEN[HOLD], TAKEN[ATTACK], TAKEN[MOVE]])
+        self._fire = _FIRE
+        self._taken = _TAKEN
         self._rows = np.arange(self.b)[:, None]
 
     def choose(self, mask: np.ndarray, policy: str, rng) -> None:
@@ -575,7 +595,7 @@ def _masks(order: list, g: int, starts) -> np.ndarray:
 
 
 def playout_many(model: Model, specs, states: list, team: int, order: list, starts: list, rounds: list,
-                 policy: str, rng, reps: int) -> np.ndarray:
+                 policy: str, rng, reps: int, groups: Groups | None = None) -> np.ndarray:
     """``reps`` playouts from each of ``states`` in one batch: groups ``order[start:]`` choose and the round is
     simulated, then ``rounds[i]`` more full rounds. Returns values shaped (len(states), reps).
 
@@ -585,7 +605,7 @@ def playout_many(model: Model, specs, states: list, team: int, order: list, star
     >>> playout_many(model, specs, [near, apart], 0, [0, 1], [0, 0], [0, 0], "scripted", None, 2).round(3).tolist()
     [[0.975, 0.975], [0.811, 0.811]]
     """
-    batch = Batch(model, specs, states, reps)
+    batch = Batch(model, specs, states, reps, groups)
     first = np.repeat(_masks(order, len(specs), starts), reps, axis=0)
     left = np.repeat(np.array(rounds, dtype=np.int64), reps)
     if USE_JIT and tactics_jit.available(batch.teams):
@@ -691,6 +711,7 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
         return Decision({}, evaluate(model, specs, state, team), 0, 0, algorithm="uct")
     max_depth = per_round * horizon
     maximising = [specs[order[d]].team == team for d in range(per_round)]
+    groups = Groups(specs)                # the specs as arrays, once for every batch of playouts
 
     def options(s: State, depth: int):
         g = order[depth % per_round]
@@ -747,11 +768,14 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
             iterations += 1
         pending = [(i, s, depth) for i, (s, _p, depth) in enumerate(gathered)
                    if depth < max_depth and len(alive_teams(specs, s)) >= 2]
-        sums = [evaluate(model, specs, s, team) * batch for s, _p, _d in gathered]
+        # a leaf past the horizon or with one team left is its own value; the others' come from their playouts
+        played = {i for i, _s, _d in pending}
+        sums = [0.0 if i in played else evaluate(model, specs, s, team) * batch
+                for i, (s, _p, _d) in enumerate(gathered)]
         if pending:
             values = playout_many(model, specs, [s for _i, s, _d in pending], team, order,
                                   [d % per_round for _i, _s, d in pending],
-                                  [horizon - d // per_round - 1 for _i, _s, d in pending], policy, rng, batch)
+                                  [horizon - d // per_round - 1 for _i, _s, d in pending], policy, rng, batch, groups)
             for (i, _s, _d), row in zip(pending, values):
                 sums[i] = float(row.sum())
         for (s, path, _d), total in zip(gathered, sums):
@@ -826,6 +850,7 @@ def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: 
     deadline = clock() + time_budget if time_budget and clock is not None else None
     per_call = max(1, 64 // batch)           # how many joint actions share one numpy batch
     cursor = 0
+    groups = Groups(specs)
     while done < playouts:
         if deadline is not None and iterations and clock() >= deadline:
             break
@@ -838,10 +863,10 @@ def expected_outcome(model: Model, specs, state: State, team: int, *, playouts: 
         if hidden:                               # one sampled placement of the hidden groups per playout
             rows = [determinize(model, starts[i], hidden, rng) for i in take for _ in range(batch)]
             values = playout_many(model, specs, rows, team, order, [len(mine)] * len(rows), [horizon - 1] * len(rows),
-                                  policy, rng, 1).reshape(len(take), batch)
+                                  policy, rng, 1, groups).reshape(len(take), batch)
         else:
             values = playout_many(model, specs, [starts[i] for i in take], team, order, [len(mine)] * len(take),
-                                  [horizon - 1] * len(take), policy, rng, batch)
+                                  [horizon - 1] * len(take), policy, rng, batch, groups)
         for i, row in zip(take, values):
             totals[i] += float(row.sum())
             counts[i] += batch
