@@ -87,6 +87,25 @@ class Regions:
             return self.labels[y * self.width + x]
         return -1
 
+    def regions_of(self, xs, ys) -> np.ndarray:
+        """``region_of(int(x), int(y))`` for every point of the arrays ``xs`` and ``ys`` (tile units; ``int`` cuts
+        toward zero, as a cast does): an int64 array, -1 for a blocked tile or one off the map.
+
+        >>> cut = kmeans([True, False, True, True], 2, 2, k=1)
+        >>> cut.regions_of(np.array([0.5, 1.9, 0.2, -0.5, 7.0]), np.array([0.5, 0.0, 1.99, 0.0, 0.0])).tolist()
+        [0, -1, 0, 0, -1]
+        """
+        labels = self.__dict__.get("_label_array")
+        if labels is None:                        # the labels as an array, made once per cut (a frozen field's)
+            labels = np.asarray(self.labels, dtype=np.int64)
+            object.__setattr__(self, "_label_array", labels)
+        tx = np.asarray(xs, dtype=np.float64).astype(np.int64)
+        ty = np.asarray(ys, dtype=np.float64).astype(np.int64)
+        inside = (tx >= 0) & (tx < self.width) & (ty >= 0) & (ty < self.height)
+        out = np.full(len(tx), -1, dtype=np.int64)
+        out[inside] = labels[ty[inside] * self.width + tx[inside]]
+        return out
+
     def neighbours(self, r: int, passable=None) -> list[int]:
         """Adjacent regions; ``passable(door_cells) -> bool`` can drop connections through shut doors.
 

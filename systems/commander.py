@@ -17,7 +17,6 @@ re-applies them and never searches.
 """
 from __future__ import annotations
 
-import collections
 import time
 
 import esper
@@ -64,46 +63,90 @@ def squad_entities(world) -> dict[tuple[int, int], int]:
 def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     """(model parameters' adjacency, group specs, state, squad keys) for the world as ``viewer`` knows it: under
     fog of war an enemy unit counts where the viewer sees it now, or where it last saw it (with the hit points it
-    had then) while it remembers it, and not at all otherwise (game/fog.py). ``viewer`` None: everything."""
+    had then) while it remembers it, and not at all otherwise (game/fog.py). ``viewer`` None: everything.
+
+    A group is a squad: its region is the one most of its members stand in (ties in the cut's tie order), its hit
+    points, full hit points, damage rate and range the sums over its members in entity order (each sum added up
+    one member after another, ``np.bincount``'s order, so the same floats as a Python ``sum``).
+    """
     nav = world.nav
     passable = lambda cells: all(nav.walkable[c] for c in cells)    # a door edge counts while the door is open
     adjacency = regs.adjacency(passable)
-    members: dict = collections.defaultdict(list)
     fog = world.fog if viewer is not None and world.fog.enabled else None
     memory = fog.remembered_units(viewer) if fog is not None else {}
     in_sight = seen_enemies(world, viewer) if fog is not None else set()
-    for eid, (team, squad, pos, health, weapon, kind) in sorted(
-            esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
-        if fog is not None and world.enemies(viewer, team.team) and eid not in in_sight:
-            seen = memory.get(eid)
-            if seen is None:
-                continue                                     # never seen, or forgotten: unknown
-            pos = Position(seen[2], seen[3])
-            health = Health(seen[4], seen[5])
-        members[(team.team, squad.squad)].append((pos, health, weapon, kind))
+    hz = world.hz
+    rows = sorted(esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind))
+    # the teams whose units count only where the viewer knows them (a group is one team's: each group's members
+    # are read in entity order either way)
+    hidden = {t for t in range(len(world.sides)) if world.enemies(viewer, t)} if fog is not None else set()
+    plain = [c for _e, c in rows if c[0].team not in hidden] if hidden else [c for _e, c in rows]
+    keys_of = [(c[0].team, c[1].squad) for c in plain]
+    xs = [c[2].x for c in plain]
+    ys = [c[2].y for c in plain]
+    hps = [c[3].hp for c in plain]
+    max_hps = [c[3].max_hp for c in plain]
+    fire = [c[4].damage * c[4].accuracy * hz / max(1, c[4].cooldown) for c in plain]
+    ranges = [c[4].range for c in plain]
+    # a hidden team's unit counts where the viewer sees it now, or where it remembers it; never seen, or
+    # forgotten: unknown
+    known = [r for r in rows if r[1][0].team in hidden and (r[0] in in_sight or r[0] in memory)] if hidden else ()
+    for eid, (team, squad, pos, health, weapon, _kind) in known:
+        if eid in in_sight:
+            x, y, hp, max_hp = pos.x, pos.y, health.hp, health.max_hp
+        else:
+            _t, _k, x, y, hp, max_hp = memory[eid][:6]
+        keys_of.append((team.team, squad.squad))
+        xs.append(x)
+        ys.append(y)
+        hps.append(hp)
+        max_hps.append(max_hp)
+        fire.append(weapon.damage * weapon.accuracy * hz / max(1, weapon.cooldown))
+        ranges.append(weapon.range)
+    codes: dict = {}                     # (team, squad) -> its group column, in order of first member
+    col = [codes.setdefault(key, len(codes)) for key in keys_of]
     if fog is not None:
-        estimate_unseen(world, viewer, members)
-    specs, regions_now, hps, keys = [], [], [], []
+        for key, x, y, hp, weapon, count in estimate_unseen(world, viewer, set(codes)):
+            code = codes.get(key)
+            if code is None:
+                code = codes[key] = len(codes)
+            col.extend([code] * count)
+            xs.extend([x] * count)
+            ys.extend([y] * count)
+            hps.extend([hp] * count)
+            max_hps.extend([hp] * count)
+            fire.extend([weapon.damage * weapon.accuracy * hz / max(1, weapon.cooldown)] * count)
+            ranges.extend([weapon.range] * count)
+    n = len(codes)
+    col = np.array(col, dtype=np.int64)
+    members = np.bincount(col, minlength=n).tolist()
+    hp_sum = np.bincount(col, np.array(hps, dtype=np.float64), n).tolist()
+    max_sum = np.bincount(col, np.array(max_hps, dtype=np.float64), n).tolist()
+    fire_sum = np.bincount(col, np.array(fire, dtype=np.float64), n).tolist()
+    range_sum = np.bincount(col, np.array(ranges, dtype=np.float64), n).tolist()
+    # each group's members per region (column 0: on no region)
+    width = regs.k + 1
+    votes = np.bincount(col * width + regs.regions_of(xs, ys) + 1, minlength=n * width).reshape(n, width)
+    specs, regions_now, hps_now, keys = [], [], [], []
     ranks = {}                            # team -> its tie order (the cut's, turned for a team in the second half)
-    for key in sorted(members):
-        units = members[key]
-        votes = collections.Counter(regs.region_of(int(p.x), int(p.y)) for p, _h, _w, _k in units)
+    for key in sorted(codes):
+        g = codes[key]
+        count = members[g]
         # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
         rank = ranks.get(key[0]) or ranks.setdefault(key[0], regs.tie_rank(second_half(world, key[0])))
-        region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
+        row = votes[g]
+        region = min(((-int(row[r + 1]), rank[r] if r >= 0 else -1, r) for r in (np.flatnonzero(row) - 1).tolist()))[2]
         if region < 0:
             continue
-        hp = sum(h.hp for _p, h, _w, _k in units)
-        max_hp = sum(h.max_hp for _p, h, _w, _k in units)
-        dps = sum(w.damage * w.accuracy * world.hz / max(1, w.cooldown) for _p, _h, w, _k in units)
-        long_range = sum(w.range for _p, _h, w, _k in units) / len(units) > 5.0
+        hp, max_hp = hp_sum[g], max_sum[g]
+        long_range = range_sum[g] / count > 5.0
         # fire at full strength scales with what is left: the group's dps now is dps_full * hp / max_hp
-        specs.append(tactics.GroupSpec(f"{key[0]}:{key[1]}", key[0], max_hp, dps * max_hp / max(hp, 1e-9),
-                                       max_hp / len(units), int(long_range)))
+        specs.append(tactics.GroupSpec(f"{key[0]}:{key[1]}", key[0], max_hp, fire_sum[g] * max_hp / max(hp, 1e-9),
+                                       max_hp / count, int(long_range)))
         regions_now.append(region)
-        hps.append(hp)
+        hps_now.append(hp)
         keys.append(key)
-    return adjacency, specs, tactics.new_state(regions_now, hps), keys
+    return adjacency, specs, tactics.new_state(regions_now, hps_now), keys
 
 
 def seen_enemies(world, viewer: int) -> set[int]:
@@ -116,13 +159,14 @@ def seen_enemies(world, viewer: int) -> set[int]:
             for e in ids.tolist()}
 
 
-def estimate_unseen(world, viewer: int, members: dict) -> None:
-    """Fill in the enemy squads ``viewer`` knows nothing of (no member seen now or remembered) with what is public:
-    the scenario's starting forces of that squad, at full strength, where they started. The search plans against
-    this estimate until the squad is found (seed 001: hidden facts are estimated when the search simulates); a
-    squad trained later, or one that died unseen, is not guessed at."""
+def estimate_unseen(world, viewer: int, known: set) -> list[tuple]:
+    """The enemy squads ``viewer`` knows nothing of (not in ``known``: no member seen now or remembered), filled in
+    with what is public: the scenario's starting forces of that squad, at full strength, where they started. The
+    search plans against this estimate until the squad is found (seed 001: hidden facts are estimated when the
+    search simulates); a squad trained later, or one that died unseen, is not guessed at. One row per spawn, in
+    the scenario's order: ``((team, squad), x, y, hit points, weapon, count)`` (its units are alike)."""
     from game.scenario import unit_weapon
-    known = set(members)
+    out = []
     for team, tdef in enumerate(world.scenario.teams):
         if not world.enemies(viewer, team):
             continue
@@ -138,11 +182,8 @@ def estimate_unseen(world, viewer: int, members: dict) -> None:
                 x, y = sx + 0.5, sy + 0.5
             else:
                 continue
-            weapon = unit_weapon(udef, world.hz)
-            rows = members.setdefault(key, [])
-            # one row for the spawn's every unit (they are alike, and only read): no objects per unit
-            rows.extend([(Position(x, y), Health(float(udef.hp), float(udef.hp)), weapon, UnitKind(udef.id))]
-                        * spawn.count)
+            out.append((key, x, y, float(udef.hp), unit_weapon(udef, world.hz), spawn.count))
+    return out
 
 
 def hidden_groups(world, viewer: int | None, keys: list) -> list[int]:

@@ -177,3 +177,67 @@ def test_decisions_under_fog_do_not_depend_on_hidden_truth(content, profile):
             world.close()
     assert truths[0] != truths[1]                                        # the hidden truth differs...
     assert decisions[0] == decisions[1]                                  # ...and no decision shows it
+
+
+def _abstract_reference(world, regs, viewer):
+    """The squads' groups as one unit at a time in plain Python: members in entity order, known enemy units where
+    seen or remembered, unknown squads estimated, a Counter of regions and Python sums."""
+    import collections
+
+    from systems.commander import estimate_unseen, second_half, seen_enemies
+    world.activate()
+    fog = world.fog if viewer is not None and world.fog.enabled else None
+    memory = fog.remembered_units(viewer) if fog is not None else {}
+    in_sight = seen_enemies(world, viewer) if fog is not None else set()
+    members = collections.defaultdict(list)
+    from components import Health, UnitKind, Weapon
+    for eid, (team, squad, pos, health, weapon, _k) in sorted(
+            esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
+        x, y, hp, max_hp = pos.x, pos.y, health.hp, health.max_hp
+        if fog is not None and world.enemies(viewer, team.team) and eid not in in_sight:
+            if eid not in memory:
+                continue
+            x, y, hp, max_hp = memory[eid][2:6]
+        members[(team.team, squad.squad)].append((x, y, hp, max_hp, weapon))
+    if fog is not None:
+        for key, x, y, hp, weapon, count in estimate_unseen(world, viewer, set(members)):
+            members[key].extend([(x, y, hp, hp, weapon)] * count)
+    out = []
+    for key in sorted(members):
+        units = members[key]
+        votes = collections.Counter(regs.region_of(int(x), int(y)) for x, y, *_ in units)
+        rank = regs.tie_rank(second_half(world, key[0]))
+        region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
+        if region < 0:
+            continue
+        hp = sum(u[2] for u in units)
+        max_hp = sum(u[3] for u in units)
+        dps = sum(w.damage * w.accuracy * world.hz / max(1, w.cooldown) for *_, w in units)
+        long_range = sum(w.range for *_, w in units) / len(units) > 5.0
+        out.append((key, region, hp, max_hp, dps * max_hp / max(hp, 1e-9), max_hp / len(units), int(long_range)))
+    return out
+
+
+@pytest.mark.parametrize("sid", ["econ_duel", "skirmish"])
+def test_abstract_matches_a_unit_by_unit_reference(content, sid):
+    """``abstract`` reads the squads as columns (bincount sums, which add in entity order); its groups are the
+    same floats, bit for bit, as adding each squad's members one at a time, for every viewer, with and without fog
+    (the commander's decisions, and so every match's sync hash, rest on them)."""
+    world = World(content, sid, 2)
+    try:
+        checked = 0
+        for _ in range(6):
+            world.run(200)
+            if world.over:
+                break
+            regs = map_regions(world, 12)
+            for viewer in (None, 0, 1):
+                _adj, specs, state, keys = abstract(world, regs, viewer=viewer)
+                got = [(key, state.region[g], state.hp[g], s.max_hp, s.dps, s.unit_hp, s.range_class)
+                       for g, (key, s) in enumerate(zip(keys, specs))]
+                want = _abstract_reference(world, regs, viewer)
+                assert [(k, r, float(h), float(m), d, u, c) for k, r, h, m, d, u, c in want] == got
+                checked += len(got)
+        assert checked > 20
+    finally:
+        world.close()
