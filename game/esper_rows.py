@@ -249,6 +249,21 @@ def changed_at(component_type) -> int | None:
     return st.touched.get(component_type, st.born)
 
 
+def table() -> dict:
+    """The current esper world's entity table, entity -> {component type: component}: what esper's own
+    ``component_for_entity`` reads (``table()[eid][Position]`` is ``component_for_entity(eid, Position)``, and
+    ``table()[eid].get(Squad)`` is ``try_component(eid, Squad)`` for a live entity), for a loop that reads several
+    components of many entities without a call per component. Ask for it per use: ``esper.switch_world`` rebinds
+    it. Callers only read it.
+
+    >>> esper.switch_world("table_doctest"); e = esper.create_entity(1, "x")
+    >>> table()[e][int], table()[e].get(float), table()[e][str] is esper.component_for_entity(e, str)
+    (1, None, True)
+    >>> esper.switch_world("default"); esper.delete_world("table_doctest")
+    """
+    return esper._entities
+
+
 def forget() -> None:
     """Drop the last rows kept for the current esper world (before the world is deleted)."""
     _LAST.pop(id(esper._entities), None)

@@ -107,16 +107,18 @@ class Calm:
         ok = [False] * n
         xs = np.zeros(n)
         ys = np.zeros(n)
+        table = esper_rows.table()
         for k, (eid, team, window) in enumerate(zip(eids, teams, windows)):
-            mem = esper.component_for_entity(eid, Memory)
-            if mem.last_hp < 0 or esper.component_for_entity(eid, Health).hp < mem.last_hp:
+            comps = table[eid]
+            mem = comps[Memory]
+            if mem.last_hp < 0 or comps[Health].hp < mem.last_hp:
                 continue                          # never perceived yet, or hurt since it last decided
-            squad = esper.try_component(eid, Squad)
+            squad = comps.get(Squad)
             if squad is not None:
                 order = orders.get((team, squad.squad))
                 if order is not None and order.since >= 0 and order.since > tick - window:
                     continue                      # a fresh squad order
-            pos = esper.component_for_entity(eid, Position)
+            pos = comps[Position]
             xs[k], ys[k] = pos.x, pos.y
             ok[k] = True
         nav = world.nav

@@ -228,11 +228,13 @@ class Perception:
         ys = np.empty(n)
         teams = np.empty(n, dtype=np.int64)
         sights = np.empty(n)
+        table = esper_rows.table()
         for i, eid in enumerate(eids):
-            pos = esper.component_for_entity(eid, Position)
+            comps = table[eid]
+            pos = comps[Position]
             xs[i], ys[i] = pos.x, pos.y
-            teams[i] = esper.component_for_entity(eid, Team).team
-            sights[i] = self.sight.get(esper.component_for_entity(eid, UnitKind).kind, 10.0)
+            teams[i] = comps[Team].team
+            sights[i] = self.sight.get(comps[UnitKind].kind, 10.0)
         jit = perception_jit.available()
         visible: list[list] = [[] for _ in range(n)]
         allies = np.zeros(n, dtype=np.int64)
@@ -354,14 +356,15 @@ class Perception:
 
     def facts(self, eid: int, now: float, pre: tuple | None = None) -> dict:
         world = self.world
-        pos = esper.component_for_entity(eid, Position)
-        health = esper.component_for_entity(eid, Health)
-        ammo = esper.component_for_entity(eid, Ammo)
-        weapon = esper.component_for_entity(eid, Weapon)
-        team = esper.component_for_entity(eid, Team).team
-        mem = esper.component_for_entity(eid, Memory)
-        kind = esper.component_for_entity(eid, UnitKind).kind
-        inv = esper.try_component(eid, Inventory)
+        comps = esper_rows.table()[eid]             # the unit's components, read here without a call each
+        pos = comps[Position]
+        health = comps[Health]
+        ammo = comps[Ammo]
+        weapon = comps[Weapon]
+        team = comps[Team].team
+        mem = comps[Memory]
+        kind = comps[UnitKind].kind
+        inv = comps.get(Inventory)
         x, y = pos.x, pos.y
         nav = world.nav
         tx, ty = int(x), int(y)
@@ -398,7 +401,7 @@ class Perception:
         if visible:
             d2, enemy, ex, ey = visible[0]
             dist = math.sqrt(d2)
-            ehealth = esper.component_for_entity(enemy, Health)
+            ehealth = esper_rows.table()[enemy][Health]
             f.update(nearest_enemy=enemy, enemy_x=ex, enemy_y=ey, enemy_distance=dist,
                      enemy_in_range=dist <= weapon.range, enemy_hp_frac=max(0.0, ehealth.hp / ehealth.max_hp))
             mem.seen_x, mem.seen_y, mem.seen_at = ex, ey, now
@@ -437,7 +440,7 @@ class Perception:
             f["search_distance"] = INF
 
         # -- the squad's order ------------------------------------------------------------------------------------
-        self._intent(f, eid, team, x, y)
+        self._intent(f, eid, team, x, y, comps.get(Squad))
         # -- cover ------------------------------------------------------------------------------------------------
         if cover is None:
             self._cover(f, eid, x, y, tx, ty, in_cover, visible)
@@ -514,8 +517,7 @@ class Perception:
         lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
         return bisect_left(self._squad_id_list, eid, lo, hi) - lo
 
-    def _intent(self, f: dict, eid: int, team: int, x: float, y: float) -> None:
-        squad = esper.try_component(eid, Squad)
+    def _intent(self, f: dict, eid: int, team: int, x: float, y: float, squad: Squad | None) -> None:
         order = self.orders().get((team, squad.squad)) if squad is not None else None
         if order is None or order.kind == "none":
             f["intent_known"] = False
@@ -671,6 +673,22 @@ class Perception:
 
     def targets(self, eid: int, kind: str) -> list[tuple[int, float]]:
         """Unclaimed pickups of a kind ('crate' = ammunition, 'key') the NPC can walk to, nearest first."""
+        nav = self.world.nav
+        items = self._pickups_now().get("ammo" if kind == "crate" else kind)
+        if not items:                                 # none of that kind on the map (an army's map has none)
+            return []
+        pos = esper.component_for_entity(eid, Position)
+        here = nav.component(int(pos.x), int(pos.y))
+        if here < 0:
+            return []
+        out = [(pid, math.hypot(px - pos.x, py - pos.y))
+               for pid, px, py, area, holder in items if area == here and holder in (0, eid)]
+        out.sort(key=lambda t: (t[1], t[0]))
+        return out
+
+    def _pickups_now(self) -> dict:
+        """kind -> [(pickup, x, y, walkable area, holder or 0)] of the pickups on the map, ascending id; built once
+        per tick (and again when a door changes the areas)."""
         world = self.world
         nav = world.nav
         if self._pickups_tick != world.tick or self._pickups_version != nav.version:
@@ -684,19 +702,14 @@ class Perception:
             self._pickups_by = by_kind
             self._pickups_tick = world.tick
             self._pickups_version = nav.version
-        items = self._pickups_by.get("ammo" if kind == "crate" else kind)
-        if not items:                                 # none of that kind on the map (an army's map has none)
-            return []
-        pos = esper.component_for_entity(eid, Position)
-        here = nav.component(int(pos.x), int(pos.y))
-        if here < 0:
-            return []
-        out = [(pid, math.hypot(px - pos.x, py - pos.y))
-               for pid, px, py, area, holder in items if area == here and holder in (0, eid)]
-        out.sort(key=lambda t: (t[1], t[0]))
-        return out
+        return self._pickups_by
 
     def _pickups(self, f: dict, eid: int, x: float, y: float) -> None:
+        if not self._pickups_now():                   # no pickup on the map (an army's): what targets() would say
+            f["crate_known"] = False
+            f["crate_distance"] = INF
+            f["key_known"] = False
+            return
         crates = self.targets(eid, "crate")
         keys = self.targets(eid, "key")
         f["crate_known"] = bool(crates)
