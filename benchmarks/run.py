@@ -168,6 +168,9 @@ class _CollectorClock:
         gc.callbacks.remove(self)
 
 
+DECISIONS = "decisions"      # _PhaseClock's count of NPC decisions (Brain.think calls), beside its seconds
+
+
 class _PhaseClock:
     """Seconds spent in the parts of the brains' tick, added per phase to the dict in ``into`` (the world being
     stepped then): perception (``Perception.facts_batch``: facts of every NPC deciding this tick), scoring
@@ -201,6 +204,8 @@ class _PhaseClock:
                 finally:
                     if self.into is not None:
                         self.into[_phase] = self.into.get(_phase, 0.0) + time.perf_counter() - t0
+                        if _phase == "deciding":          # one NPC's decision: counted, for the time per decision
+                            self.into[DECISIONS] = self.into.get(DECISIONS, 0) + 1
             setattr(cls, name, timed)
         return self
 
@@ -234,7 +239,8 @@ def _summary(world, units: int, setup: float, times: list, spent: dict, phases: 
             "systems_ms": {k: round(1000 * v / len(times), 2) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])
                            if k != "collector"},
             "collector_ms": round(1000 * spent.get("collector", 0.0) / len(times), 2),
-            "brains_ms": {k: round(1000 * v / len(times), 2) for k, v in (phases or {}).items()},
+            "brains_ms": {k: round(1000 * v / len(times), 2) for k, v in (phases or {}).items() if k != DECISIONS},
+            "decisions_per_tick": round((phases or {}).get(DECISIONS, 0) / len(times), 1),
             "sync_hash": world.summary()["sync_hash"]}
 
 
@@ -399,6 +405,12 @@ def print_armies(rows: list[dict]) -> None:
                   f"(its cover search {ph.get('cover', 0):.1f}), scoring {ph.get('scoring', 0):.1f}, deciding (selector, "
                   f"HFSM, tree) {ph.get('deciding', 0):.1f}, calm test {ph.get('calm test', 0):.1f}, records "
                   f"{ph.get('records', 0):.1f}, choosing who decides and the rest {rest:.1f}")
+            per = b.get("decisions_per_tick") or 0
+            if per:
+                brains = b["systems_ms"].get("BrainSystem", 0.0)
+                print(f"    {per:.0f} NPC decisions a tick: {1000 * brains / per:.1f} us of the brains per decision "
+                      f"(perception {1000 * ph.get('perception', 0) / per:.1f}, deciding "
+                      f"{1000 * ph.get('deciding', 0) / per:.1f})")
 
 
 def run(units_list: list[int], ticks: int) -> list[dict]:
