@@ -132,10 +132,15 @@ class NavGrid:
 
         8-connected moves never cut corners, so 4-connected areas are exactly the sets A* can connect.
         """
+        labels = self._labels if self._labels_version == self.version else self.area_labels()
+        return labels[ty * self.width + tx] if self.in_bounds(tx, ty) else -1
+
+    def area_labels(self) -> list[int]:
+        """``component`` of every tile, row-major (the list kept until a door changes the grid: only read it)."""
         if self._labels_version != self.version:
             self._labels = bfs_labels(self.walkable, self.width, self.height)
             self._labels_version = self.version
-        return self._labels[ty * self.width + tx] if self.in_bounds(tx, ty) else -1
+        return self._labels
 
     def reachable(self, x: float, y: float, gx: int, gy: int) -> bool:
         """Can a unit at (x, y) walk to tile (gx, gy) with the doors as they are?"""

@@ -191,6 +191,8 @@ class Perception:
         self._cover_cells: CellIndex | None = None       # the cover tiles' cell index (they never move)
         self._cover_at: np.ndarray | None = None
         self._labels_version = -1
+        self._areas_arr = np.zeros(0, dtype=np.int64)
+        self._areas_version = -1
         self._pickups_tick = -1
         self._pickups_version = -1
         self._orders_tick = -1
@@ -298,17 +300,20 @@ class Perception:
         world = self.world
         nav = world.nav
         labels, occupants, holders = self._cover_state()
-        cand = []
-        for i in range(n):
-            tx, ty = int(xs[i]), int(ys[i])
-            if nav.is_cover(tx, ty):
-                continue
-            here = nav.component(tx, ty)
-            if here < 0 or self._doors_from(here):
-                continue
-            cand.append((i, here))
-        if not cand:
+        # the NPCs this search answers for, all at once: not on cover, on a walkable area, and no shut door borders
+        # that area (``_doors_from`` would find one); ``int`` of each coordinate, toward zero
+        tx = xs.astype(np.int64)
+        ty = ys.astype(np.int64)
+        inside = (tx >= 0) & (tx < nav.width) & (ty >= 0) & (ty < nav.height)
+        tile = np.where(inside, ty * nav.width + tx, 0)
+        here_all = np.where(inside, self._areas()[tile], -1)
+        bordered = sorted({a for _door, _state, areas in self.door_links() if len(areas) > 1 for a in areas})
+        ok = inside & (self._cover_at[tile] < 0) & (here_all >= 0) & ~np.isin(here_all, bordered)
+        cand = np.flatnonzero(ok)
+        if not len(cand):
             return out
+        cand_here = here_all[cand]
+        eid_arr = np.asarray(eids, dtype=np.int64)
         cx = self.cover[:, 0] + 0.5
         cy = self.cover[:, 1] + 0.5
         if self._cover_cells is None:
@@ -317,10 +322,10 @@ class Perception:
         crowded = occupants[:, 0] > 1
         held = holders != 0
         for b in range(0, len(cand), BLOCK):
-            part = cand[b:b + BLOCK]
-            idx = np.array([i for i, _h in part])
-            here = np.array([h for _i, h in part])
-            me = np.array([eids[i] for i, _h in part], dtype=np.int64)
+            idx = cand[b:b + BLOCK]
+            here = cand_here[b:b + BLOCK]
+            me = eid_arr[idx]
+            part = idx.tolist()
             px, py = xs[idx], ys[idx]
             # (NPC, cover tile) pairs in reach: the tiles in the 3 x 3 cells round each NPC, measured exactly
             q, j = self._cover_cells.pairs(px, py)
@@ -328,7 +333,7 @@ class Perception:
             keep = (d <= COVER_RADIUS) & (labels[j] == here[q]) & \
                 ~((occupied[j] & (crowded[j] | (occupants[j, 1] != me[q]))) | (held[j] & (holders[j] != me[q])))
             q, j, d = q[keep], j[keep], d[keep]
-            away = [visible[i][0] if visible[i] else None for i in idx.tolist()]
+            away = [visible[i][0] if visible[i] else None for i in part]
             seen = np.array([a is not None for a in away], dtype=bool)
             ex = np.array([a[2] if a is not None else 0.0 for a in away])
             ey = np.array([a[3] if a is not None else 0.0 for a in away])
@@ -341,10 +346,10 @@ class Perception:
             size = np.diff(np.r_[first, len(q)])
             tie = score <= np.repeat(score[first] + 1e-6, size)
             ties = np.add.reduceat(tie, first).tolist() if len(q) else []
-            for r in range(len(part)):
-                out[part[r][0]] = ()
+            for i in part:
+                out[i] = ()
             for f, n_tie, r in zip(first.tolist(), ties, q[first].tolist()):
-                i = part[r][0]
+                i = part[r]
                 k = f
                 if n_tie > 1:
                     x, y, turn = float(xs[i]), float(ys[i]), world.turns[int(teams[i])]
@@ -607,6 +612,15 @@ class Perception:
         door = door_of.get(int(labels[i])) if labels[i] != here else None
         if door is not None:
             f.update(cover_behind_door=True, cover_door=door[0], cover_door_locked=door[1] == "locked")
+
+    def _areas(self) -> np.ndarray:
+        """The walkable area of every tile (``NavGrid.component``, row-major, -1 where blocked), as an array kept until
+        a door changes the grid."""
+        nav = self.world.nav
+        if self._areas_version != nav.version:
+            self._areas_arr = np.array(nav.area_labels(), dtype=np.int64)
+            self._areas_version = nav.version
+        return self._areas_arr
 
     def _cover_state(self):
         """Per cover tile, built once per tick: its walkable area, (how many units stand on it, one of them),
