@@ -234,24 +234,26 @@ class BrainSystem(Decider):
         # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken (an action
         # ended, a switch waits, the mode is not RUNNING); the slot test is one array operation over every NPC
         due = (ranks.slots + tick) % ranks.periods == 0
-        urgent = [b.wake or b.pending or b.status != RUNNING for b in ranks.brains]
-        chosen = np.flatnonzero(due | np.array(urgent, dtype=bool)).tolist()
+        urgent = np.array([b.wake or b.pending or b.status != RUNNING for b in ranks.brains], dtype=bool)
+        picked = np.flatnonzero(due | urgent)
+        chosen = picked.tolist()
         calm_now: set = set()
         if calm is not None:
             # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
-            asks = [k for k in chosen if not urgent[k] and
-                    (int(ranks.slots[k]) + tick) % (calm_every * slow[ranks.rows[k][2].team])]
-            teams = [ranks.rows[k][2].team for k in asks]
-            found = calm.many([ranks.rows[k][0] for k in asks], teams, [calm_every * slow[t] for t in teams])
-            calm_now = {k for k, c in zip(asks, found) if c}
+            windows = calm_every * np.asarray(slow, dtype=np.int64)[ranks.teams[picked]]
+            ask = ~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0)
+            asks = picked[ask]
+            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), windows[ask].tolist())
+            calm_now = {k for k, c in zip(asks.tolist(), found) if c}
         for k in chosen:
             eid, brain, team = ranks.rows[k]
             bdef = brains.get(brain.brain)
             if bdef is None or k in calm_now:
                 continue
             brain.wake = False
-            if brain.inbox:
-                brain.inbox = [e for e in brain.inbox if tick - e[3] <= INBOX_TICKS]
+            inbox = brain.inbox
+            if inbox and any(tick - e[3] > INBOX_TICKS for e in inbox):     # (a new list only when one expires)
+                brain.inbox = [e for e in inbox if tick - e[3] <= INBOX_TICKS]
             if not world.batch_brains:          # the per-NPC reference path: perceive, score and decide one by one
                 facts = perception.facts(eid, now)
                 rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))

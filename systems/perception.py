@@ -407,8 +407,13 @@ class Perception:
             d2, enemy, ex, ey = visible[0]
             dist = math.sqrt(d2)
             ehealth = esper_rows.table()[enemy][Health]
-            f.update(nearest_enemy=enemy, enemy_x=ex, enemy_y=ey, enemy_distance=dist,
-                     enemy_in_range=dist <= weapon.range, enemy_hp_frac=max(0.0, ehealth.hp / ehealth.max_hp))
+            # (keys set one by one: a dict's update with keywords builds a dict of them first, per NPC)
+            f["nearest_enemy"] = enemy
+            f["enemy_x"] = ex
+            f["enemy_y"] = ey
+            f["enemy_distance"] = dist
+            f["enemy_in_range"] = dist <= weapon.range
+            f["enemy_hp_frac"] = max(0.0, ehealth.hp / ehealth.max_hp)
             mem.seen_x, mem.seen_y, mem.seen_at = ex, ey, now
             intel = world.intel[team]
             if not intel or intel[2] < now:
@@ -439,8 +444,9 @@ class Perception:
                 target = None
         f["search_known"] = target is not None
         if target is not None:
-            f.update(search_x=float(target[1]), search_y=float(target[2]),
-                     search_distance=math.hypot(target[1] - x, target[2] - y))
+            f["search_x"] = float(target[1])
+            f["search_y"] = float(target[2])
+            f["search_distance"] = math.hypot(target[1] - x, target[2] - y)
         else:
             f["search_distance"] = INF
 
@@ -455,7 +461,10 @@ class Perception:
             f["cover_known"] = False
             f["cover_distance"] = INF
             if cover:
-                f.update(cover_known=True, cover_x=cover[0], cover_y=cover[1], cover_distance=cover[2])
+                f["cover_known"] = True
+                f["cover_x"] = cover[0]
+                f["cover_y"] = cover[1]
+                f["cover_distance"] = cover[2]
         # -- pickups ---------------------------------------------------------------------------------------------
         self._pickups(f, eid, x, y)
         return f
@@ -537,8 +546,11 @@ class Perception:
         ix, iy = order.x + dx, order.y + dy
         if not nav.is_walkable(int(ix), int(iy)):
             ix, iy = order.x, order.y
-        f.update(intent_known=True, intent_kind=order.kind, intent_x=ix, intent_y=iy,
-                 intent_distance=math.hypot(ix - x, iy - y))
+        f["intent_known"] = True
+        f["intent_kind"] = order.kind
+        f["intent_x"] = ix
+        f["intent_y"] = iy
+        f["intent_distance"] = math.hypot(ix - x, iy - y)
 
     def door_links(self) -> list[tuple[int, str, frozenset]]:
         """(door entity, state, walkable areas next to it) for every door that is not open; per door change."""
