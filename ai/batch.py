@@ -102,6 +102,8 @@ class BatchScorer:
         self.names = tuple(names)
         #: per candidate: whether its preferences are well configured (else every cell goes to the scalar scorer)
         self.valid = tuple(all(p.config_problem() is None for p in c.preferences) for c in self.candidates)
+        #: per candidate id: the record ``scores_for`` hands out for it when ineligible (made once; read only)
+        self._ineligible = {c.id: CandidateScore(c.id, False, None, (), (), ()) for c in self.candidates}
 
     def columns(self, facts_list: list[dict], bbs) -> dict:
         """fact -> (values as floats, numeric mask, present mask, the raw values): one pass over the snapshots."""
@@ -194,14 +196,16 @@ class BatchScorer:
         """One NPC's row (``eligible[i].tolist()``, ``scores[i].tolist()``) as the ``{id: CandidateScore}`` that
         ``ModeSelector.decide(scores=...)`` reads. Only what deciding needs is filled in: the current mode, when
         ineligible, gets the scalar scorer's record (its failed gates name the invalidation); the full records,
-        for decision logs, are ``ModeSelector.score_all``'s (equal by construction)."""
+        for decision logs, are ``ModeSelector.score_all``'s (equal by construction). These are read, never changed
+        or kept: an ineligible candidate's is one shared record, and the empty rows are tuples."""
         out = {}
+        ineligible = self._ineligible
         for cand, ok, s in zip(self.candidates, ok_row, score_row):
             cid = cand.id
             if ok:
-                out[cid] = CandidateScore(cid, True, s, [], [], [])
+                out[cid] = CandidateScore(cid, True, s, (), (), ())
             elif cid == current:
                 out[cid] = cand.scorer(facts, bb, self.eps)
             else:
-                out[cid] = CandidateScore(cid, False, None, [], [], [])
+                out[cid] = ineligible[cid]
         return out
