@@ -13,6 +13,9 @@ copy them into a new list. A row whose components are the
 very objects of the query's last row for that entity is handed out as that last row (``_reuse``), so a rebuild
 leaves the garbage collector only the rows that changed to walk.
 
+It also counts changes for readers that keep answers between ticks: ``changed_at`` (a component type's last
+change) and ``deleted_since`` (the entities deleted since a mark), through hooks on esper's calls that make them.
+
 The rows are equal to esper's, in the same order (tests/test_esper_rows.py compares them on random worlds), so
 no match changes. Nothing else of esper is touched; if a later esper lacks the internals read here, ``install``
 leaves esper as it is.
@@ -28,6 +31,7 @@ leaves esper as it is.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from operator import is_, itemgetter
 
 import esper
@@ -38,6 +42,7 @@ _ORIGINAL_PUBLIC = (getattr(esper, "get_component", None), getattr(esper, "get_c
 
 
 _STAMPS = itertools.count(1)
+GONE_KEPT = 1 << 16           # deletions remembered per world for ``deleted_since`` (a reader further behind hears None)
 
 #: per esper world (the identity of its entity table; the last few worlds): its ``_Rows``
 _LAST: dict[int, "_Rows"] = {}
@@ -52,7 +57,7 @@ class _Rows:
     type's last change. Deleting an entity is not counted: it only takes its entity out of each set, which leaves
     the other members' order in a set as it was. ``queries[key]`` is ``(gen when built, the set walked, that set's size then, the rows)``.
     """
-    __slots__ = ("gen", "touched", "queries", "born")
+    __slots__ = ("gen", "touched", "queries", "born", "gone", "gone_count")
 
     def __init__(self):
         self.gen = 0
@@ -61,6 +66,17 @@ class _Rows:
         self.born = next(_STAMPS)
         self.touched: dict = {}
         self.queries: dict = {}
+        #: the last ``GONE_KEPT`` entities deleted (``delete_entity``, at the request), and how many ever were
+        self.gone: deque = deque(maxlen=GONE_KEPT)
+        self.gone_count = 0
+
+    def changed_at(self, component_type) -> int:
+        """``changed_at`` for this world."""
+        return self.touched.get(component_type, self.born)
+
+    def deletion_mark(self) -> tuple:
+        """``deletion_mark`` for this world."""
+        return self.born, self.gone_count
 
 
 def _state() -> _Rows:
@@ -243,10 +259,8 @@ def changed_at(component_type) -> int | None:
     (True, True)
     >>> esper.switch_world("default"); esper.delete_world("changed_at_doctest")
     """
-    if not installed() or not all(getattr(esper, name) is hook for name, hook in _HOOKS.items()):
-        return None
-    st = _state()
-    return st.touched.get(component_type, st.born)
+    st = hooked()
+    return None if st is None else st.changed_at(component_type)
 
 
 def table() -> dict:
@@ -264,6 +278,42 @@ def table() -> dict:
     return esper._entities
 
 
+def hooked() -> "_Rows | None":
+    """The current esper world's kept state when these hooks count its changes, else None. A reader that asks
+    after the same changes many times in a pass may compare its ``gen`` (any component came, went or was
+    replaced) and ``gone_count`` (entities deleted) between calls instead of asking again."""
+    if not installed() or not all(getattr(esper, name) is hook for name, hook in _HOOKS.items()):
+        return None
+    return _state()
+
+
+def deletion_mark() -> tuple | None:
+    """A mark of the deletions so far in the current esper world, for ``deleted_since``; None without the hooks."""
+    st = hooked()
+    return None if st is None else st.deletion_mark()
+
+
+def deleted_since(mark: tuple | None) -> list | None:
+    """The entities deleted in the current esper world since ``mark`` (``deletion_mark``), in the order deleted
+    (asked to be: a deferred deletion counts when asked for); None when that is not known (no mark or no hooks,
+    the world's kept state was dropped and made again, or more than ``GONE_KEPT`` went since).
+
+    >>> install(); esper.switch_world("deleted_doctest")
+    >>> a, b = esper.create_entity(1), esper.create_entity(2); mark = deletion_mark()
+    >>> esper.delete_entity(b); esper.delete_entity(a, immediate=True); deleted_since(mark) == [b, a]
+    True
+    >>> deleted_since(deletion_mark()), deleted_since(None)
+    ([], None)
+    >>> esper.switch_world("default"); esper.delete_world("deleted_doctest")
+    """
+    now = deletion_mark()
+    if mark is None or now is None or mark[0] != now[0] or now[1] - mark[1] > GONE_KEPT:
+        return None
+    st = _state()
+    new = now[1] - mark[1]
+    return list(itertools.islice(st.gone, len(st.gone) - new, None)) if new else []
+
+
 def forget() -> None:
     """Drop the last rows kept for the current esper world (before the world is deleted)."""
     _LAST.pop(id(esper._entities), None)
@@ -274,7 +324,8 @@ def installed() -> bool:
         esper.get_components is get_components and esper.get_component is get_component
 
 
-_HOOKED = ("create_entity", "add_component", "remove_component", "try_remove_component", "clear_database")
+_HOOKED = ("create_entity", "add_component", "remove_component", "try_remove_component", "clear_database",
+           "delete_entity")
 _ESPER_OWN = {name: getattr(esper, name, None) for name in _HOOKED}
 
 
@@ -304,13 +355,21 @@ def _try_remove_component(entity, component_type):
         _touch(component_type)
 
 
+def _delete_entity(entity, immediate=False):
+    _ESPER_OWN["delete_entity"](entity, immediate)
+    st = _state()
+    st.gone.append(entity)
+    st.gone_count += 1
+
+
 def _clear_database():
     _ESPER_OWN["clear_database"]()
     forget()
 
 
 _HOOKS = {"create_entity": _create_entity, "add_component": _add_component, "remove_component": _remove_component,
-          "try_remove_component": _try_remove_component, "clear_database": _clear_database}
+          "try_remove_component": _try_remove_component, "clear_database": _clear_database,
+          "delete_entity": _delete_entity}
 
 
 def install() -> None:

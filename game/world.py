@@ -91,6 +91,10 @@ class World:
             self.income[team] = ddef.income
         self.nav = NavGrid(self.tilemap)
         self.ledger = Ledger(build_executors())
+        #: entities whose Mover stopped since the ActionSystem last looked (the movers, ``halt``): it passes over
+        #: walks on a current route without reading them, and this says which of them to read again (derived:
+        #: not world state)
+        self.stopped_movers: set[int] = set()
         #: k -> the map cut into k regions (systems/commander.py; static per map)
         self.region_cuts: dict = {}
         #: [tick, content hash] for every hot reload applied to this match (game/hotreload.py)

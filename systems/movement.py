@@ -18,7 +18,8 @@ SNAP = 1e-9
 class MovementSystem(System):
     def run(self, world):
         dt = world.dt
-        for _eid, (pos, mover) in esper.get_components(Position, Mover):
+        stopped = world.stopped_movers        # (the ActionSystem reads which walkers stopped)
+        for eid, (pos, mover) in esper.get_components(Position, Mover):
             if not mover.moving:
                 continue
             budget = mover.speed * dt
@@ -29,6 +30,7 @@ class MovementSystem(System):
                     mover.moving = False
                     mover.path = []
                     mover.index = 0
+                    stopped.add(eid)
                     break
                 dx = path[i] - pos.x
                 dy = path[i + 1] - pos.y
@@ -47,3 +49,4 @@ class MovementSystem(System):
                 mover.moving = False
                 mover.path = []
                 mover.index = 0
+                stopped.add(eid)

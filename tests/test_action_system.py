@@ -58,3 +58,111 @@ def test_a_match_is_the_same_with_and_without_passing_over_walks(sid, seed, tick
     assert slow_calls - fast_calls > (1000 if sid.startswith("army") else 100)
     if sid == "skirmish":
         assert versions > 1
+
+
+def _run_parked(content, sid, seed, ticks, park: bool, monkeypatch, meddle=None):
+    """Play with parking on or off (passing over walks on in both); ``meddle(world)`` runs before each tick."""
+    from systems.actions.system import ActionSystem
+    monkeypatch.setattr(ActionSystem, "park", park)
+    pushed = {"n": 0}
+    real = ActionSystem._unpark
+
+    def counted(self, aids, heap, after):
+        aids = list(aids)
+        if heap is not None:
+            pushed["n"] += sum(1 for aid in aids if aid in self._parked and aid > after)
+        return real(self, aids, heap, after)
+    monkeypatch.setattr(ActionSystem, "_unpark", counted)
+    world = World(content, sid, seed)
+    world.decisions.collect = True
+    try:
+        events = []
+        for _ in range(ticks):
+            if meddle is not None:
+                meddle(world)
+            world.step()
+            events.append(list(world.ledger.events))
+        recs = [r.to_wire() for r in world.decisions.take()]
+        world.activate()
+        import esper
+        system = next(p for p in esper._processors if isinstance(p, ActionSystem))
+        active = {a.id for a in world.ledger.active_sorted()}
+        assert set(system._parked) <= active          # an ended walk does not stay parked (bounded by the active)
+        return (world.summary()["sync_hash"], events, recs), pushed["n"], len(system._parked)
+    finally:
+        world.close()
+        monkeypatch.undo()
+
+
+@pytest.mark.parametrize("sid, seed, ticks", [("skirmish", 1, 900), ("econ_duel", 2, 1500), ("army_600", 5, 200)])
+def test_parked_walks_change_nothing(sid, seed, ticks, monkeypatch):
+    """Walks parked between passes (read again only when their unit stops, is deleted, a Mover or Health changes or
+    the grid does) give every event, record and hash of the pass that tests every walk every tick: the skirmish
+    opens doors (in seed 1 in the middle of a pass: the parked walks after it are tested at their turn in that
+    pass), the economy trains units (new Movers), gathers and builds; the army parks hundreds of walks."""
+    content = load_content()
+    if sid == "army_600":
+        from benchmarks.run import army_content
+        content, sid = army_content(content, 600)
+    parked, pushed, kept = _run_parked(content, sid, seed, ticks, True, monkeypatch)
+    tested, _pushed, none_kept = _run_parked(content, sid, seed, ticks, False, monkeypatch)
+    assert parked == tested
+    assert none_kept == 0
+    if sid.startswith("army"):
+        assert kept > 50                         # most walks stay parked between passes
+    if sid == "skirmish":
+        assert pushed > 0                        # a door opened mid-pass: parked walks after it tested in that pass
+
+
+@pytest.mark.parametrize("how", ["deleted", "no_health", "halted"])
+def test_a_parked_walk_is_tested_again_when_its_unit_changes(how, monkeypatch):
+    """A parked walk whose unit is taken out of the world without the death system (which ends its actions first),
+    loses its Health, or is halted by an action of another lane (none of today's unit actions runs beside a walk:
+    a stand-in does, in the stance lane, running from early on so that its id comes before the walks it halts):
+    the walk is tested again, at its turn in the same pass when that is still to come, exactly as when every walk
+    is tested every tick."""
+    import esper
+
+    from benchmarks.run import army_content
+    from components import BrainState, Health, Mover
+    from game.ledger import STARTED
+    from systems.actions.base import halt
+    from systems.actions.set_stance import SetStanceExecutor
+    content, sid = army_content(load_content(), 600)
+    if how == "halted":
+        def update(self, world, action):
+            if world.tick >= 40:
+                halt(world, action.actor)
+            return None                          # runs on, every tick
+        for name, value in (("needs", ()), ("check_more", lambda self, world, action: None), ("update", update)):
+            monkeypatch.setattr(SetStanceExecutor, name, value)
+
+    seen = {"parked": []}
+
+    def meddle(world):
+        world.activate()
+        if how == "halted" and world.tick == 5:
+            for eid in sorted(e for e, _b in esper.get_component(BrainState))[::25]:
+                world.ledger.submit(world.tick, "set_stance", eid, params={"stance": "hold"})
+        if how != "halted" and world.tick == 40:
+            # the lowest walk on its way (the same in both runs); parked in the run that parks
+            aid, victim = min((a.id, a.actor) for a in world.ledger.active_sorted() if a.kind == "move" and
+                              a.state == STARTED and esper.component_for_entity(a.actor, Mover).moving)
+            system = next(p for p in esper._processors if type(p).__name__ == "ActionSystem")
+            seen["parked"].append(aid in system._parked)
+            if how == "deleted":
+                esper.delete_entity(victim, immediate=True)
+            else:
+                esper.remove_component(victim, Health)
+                esper.remove_component(victim, BrainState)          # (no longer a unit that thinks)
+    parked, pushed, _k = _run_parked(content, sid, 5, 60, True, monkeypatch, meddle)
+    if how == "halted":                          # _run_parked undid the stand-in: put it back for the second run
+        for name, value in (("needs", ()), ("check_more", lambda self, world, action: None), ("update", update)):
+            monkeypatch.setattr(SetStanceExecutor, name, value)
+    tested, _p, _k = _run_parked(content, sid, 5, 60, False, monkeypatch, meddle)
+    assert parked == tested
+    reasons = {reason for tick in parked[1] for _aid, _state, reason in tick}
+    if how == "halted":
+        assert pushed > 0                        # halted by an earlier action of the pass, tested at their turn
+    else:
+        assert "actor died" in reasons and seen["parked"] == [True, False]     # parked, then not (no parking)

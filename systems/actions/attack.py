@@ -51,7 +51,7 @@ class AttackExecutor(Executor):
         if dist <= weapon.range and world.nav.clear_line(pos.x, pos.y, tx, ty):
             if weapon.target != action.target:
                 weapon.target = action.target
-                halt(actor)
+                halt(world, actor)
             return None
         weapon.target = 0
         if action.params.get("hold"):
@@ -71,4 +71,4 @@ class AttackExecutor(Executor):
 
     def stop(self, world, action):
         cease_fire(action.actor)
-        halt(action.actor)
+        halt(world, action.actor)

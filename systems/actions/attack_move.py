@@ -27,7 +27,7 @@ class AttackMoveExecutor(MoveExecutor):
         if enemy:
             if weapon.target != enemy:
                 weapon.target = enemy
-                halt(actor)
+                halt(world, actor)
             return None
         if weapon.target:
             weapon.target = 0
@@ -40,4 +40,4 @@ class AttackMoveExecutor(MoveExecutor):
 
     def stop(self, world, action):
         cease_fire(action.actor)
-        halt(action.actor)
+        halt(world, action.actor)

@@ -74,7 +74,7 @@ class Executor:
         raise NotImplementedError
 
     def stop(self, world, action: Action) -> None:
-        halt(action.actor)
+        halt(world, action.actor)
 
     @classmethod
     def catalog_row(cls) -> dict:
@@ -192,10 +192,12 @@ def set_route(world, eid: int, goal_x: float, goal_y: float) -> bool:
     return True
 
 
-def halt(eid: int) -> None:
-    """Stop walking."""
+def halt(world, eid: int) -> None:
+    """Stop walking (and tell the ActionSystem: ``World.stopped_movers``)."""
     mover = comp(eid, Mover)
     if mover is not None:
+        if mover.moving:
+            world.stopped_movers.add(eid)
         mover.path = []
         mover.index = 0
         mover.moving = False

@@ -105,7 +105,7 @@ class BuildExecutor(Walker):
                 return result
             if not action.data.get("at"):
                 return None
-        halt(actor)
+        halt(world, actor)
         if not site_id:
             return self._place(world, action)
         return self._work(world, action, site_id)

@@ -16,7 +16,7 @@ class HoldExecutor(Executor):
     needs = (Position, Mover, Weapon, Ammo, Team)
 
     def start(self, world, action):
-        halt(action.actor)
+        halt(world, action.actor)
 
     def update(self, world, action):
         weapon = esper.component_for_entity(action.actor, Weapon)

@@ -25,7 +25,7 @@ class ReloadExecutor(Executor):
         return None
 
     def start(self, world, action):
-        halt(action.actor)
+        halt(world, action.actor)
         action.data["left"] = esper.component_for_entity(action.actor, Ammo).reload_ticks
 
     def update(self, world, action):

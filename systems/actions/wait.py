@@ -19,7 +19,7 @@ class WaitExecutor(Executor):
         return None
 
     def start(self, world, action):
-        halt(action.actor)
+        halt(world, action.actor)
         action.data["left"] = int(action.params.get("ticks", 0))
 
     def update(self, world, action):
