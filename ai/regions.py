@@ -61,6 +61,10 @@ class Regions:
     iterations: int = 0
     half: int = 0                                 # a mirrored cut: region r's image is (r + half) % k; else 0
 
+    def __post_init__(self):
+        # the labels as an array, for ``regions_of`` (not a field: equality and the cut's data are the fields')
+        object.__setattr__(self, "_label_array", np.asarray(self.labels, dtype=np.int64))
+
     def tie_rank(self, flip: bool = False) -> tuple[int, ...]:
         """A tie-break order on regions that a mirrored cut's half turn keeps (region r and its image share
         ``r mod half``, the image after it; with ``flip``, the image first); plain region order for other cuts. A
@@ -95,10 +99,7 @@ class Regions:
         >>> cut.regions_of(np.array([0.5, 1.9, 0.2, -0.5, 7.0]), np.array([0.5, 0.0, 1.99, 0.0, 0.0])).tolist()
         [0, -1, 0, 0, -1]
         """
-        labels = self.__dict__.get("_label_array")
-        if labels is None:                        # the labels as an array, made once per cut (a frozen field's)
-            labels = np.asarray(self.labels, dtype=np.int64)
-            object.__setattr__(self, "_label_array", labels)
+        labels = self._label_array
         tx = np.asarray(xs, dtype=np.float64).astype(np.int64)
         ty = np.asarray(ys, dtype=np.float64).astype(np.int64)
         inside = (tx >= 0) & (tx < self.width) & (ty >= 0) & (ty < self.height)

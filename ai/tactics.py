@@ -62,7 +62,8 @@ HOLD, ATTACK, MOVE = 0, 1, 2
 TASK_NAMES = {HOLD: "hold", ATTACK: "attack", MOVE: "move"}
 FIRE = {HOLD: 0.9, ATTACK: 1.0, MOVE: 0.5}
 TAKEN = {HOLD: 0.8, ATTACK: 1.0, MOVE: 1.0}
-_FIRE = np.array([FIRE[HOLD], FIRE[ATTACK], FIRE[MOVE]])     # the same as arrays (a Batch reads them; never written)
+# the same as arrays, shared by every Batch and never written
+_FIRE = np.array([FIRE[HOLD], FIRE[ATTACK], FIRE[MOVE]])
 _TAKEN = np.array([TAKEN[HOLD], TAKEN[ATTACK], TAKEN[MOVE]])
 EVALUATIONS = ("strength", "hp", "count", "ltd2")
 POLICIES = ("random", "scripted")
@@ -429,7 +430,8 @@ def playout(model: Model, specs, state: State, team: int, order: list, start: in
 # -- the batched model (numpy: many playouts at once) ---------------------------------------------------------------
 class Groups:
     """The groups' fixed parts (``GroupSpec``) as arrays, made once per search and shared by its batches (a
-    search makes a ``Batch`` for every round of playouts; the specs do not change within it).
+    search makes a ``Batch`` for every round of playouts; the specs do not change within it). Nothing writes them
+    (they stay writable for the compiled playouts, as ``_FIRE`` does).
 
     >>> g = Groups([GroupSpec("blue", 0, 200.0, 10.0), GroupSpec("red", 1, 100.0, 10.0, mobile=False)])
     >>> g.team.tolist(), g.mobile.tolist(), g.teams

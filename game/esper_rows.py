@@ -275,7 +275,41 @@ def table() -> dict:
     (1, None, True)
     >>> esper.switch_world("default"); esper.delete_world("table_doctest")
     """
-    return esper._entities
+    entities = getattr(esper, "_entities", None)
+    return entities if entities is not None else _PUBLIC_TABLE
+
+
+class _PublicEntity:
+    """One entity's components through esper's public calls (``table`` for an esper without its table)."""
+    __slots__ = ("eid",)
+
+    def __init__(self, eid):
+        self.eid = eid
+
+    def __getitem__(self, component_type):
+        return esper.component_for_entity(self.eid, component_type)
+
+    def __contains__(self, component_type):
+        return esper.has_component(self.eid, component_type)
+
+    def get(self, component_type, default=None):
+        found = esper.try_component(self.eid, component_type)
+        return default if found is None else found
+
+
+class _PublicTable:
+    """``table()``'s reads (``[eid]``, ``.get(eid)``) through esper's public calls."""
+
+    def __getitem__(self, eid):
+        if not esper.entity_exists(eid):
+            raise KeyError(eid)
+        return _PublicEntity(eid)
+
+    def get(self, eid, default=None):
+        return _PublicEntity(eid) if esper.entity_exists(eid) else default
+
+
+_PUBLIC_TABLE = _PublicTable()
 
 
 def hooked() -> "_Rows | None":

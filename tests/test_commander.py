@@ -181,7 +181,7 @@ def test_decisions_under_fog_do_not_depend_on_hidden_truth(content, profile):
 
 def _abstract_reference(world, regs, viewer):
     """The squads' groups as one unit at a time in plain Python: members in entity order, known enemy units where
-    seen or remembered, unknown squads estimated, a Counter of regions and Python sums."""
+    seen or remembered, unknown squads estimated, a Counter of regions and sums added one member at a time."""
     import collections
 
     from systems.commander import estimate_unseen, second_half, seen_enemies
@@ -210,10 +210,13 @@ def _abstract_reference(world, regs, viewer):
         region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
         if region < 0:
             continue
-        hp = sum(u[2] for u in units)
-        max_hp = sum(u[3] for u in units)
-        dps = sum(w.damage * w.accuracy * world.hz / max(1, w.cooldown) for *_, w in units)
-        long_range = sum(w.range for *_, w in units) / len(units) > 5.0
+        hp = max_hp = dps = ranges = 0.0
+        for _x, _y, unit_hp, unit_max, w in units:          # one after another (3.12's sum() compensates)
+            hp += unit_hp
+            max_hp += unit_max
+            dps += w.damage * w.accuracy * world.hz / max(1, w.cooldown)
+            ranges += w.range
+        long_range = ranges / len(units) > 5.0
         out.append((key, region, hp, max_hp, dps * max_hp / max(hp, 1e-9), max_hp / len(units), int(long_range)))
     return out
 

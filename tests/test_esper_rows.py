@@ -207,3 +207,28 @@ def test_the_module_examples_run():
     result = doctest.testmod(esper_rows, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 5 and result.failed == 0
     esper.switch_world("default")
+
+
+def test_the_public_stand_in_for_the_entity_table_reads_the_same():
+    """``esper_rows.table()`` falls back to esper's public calls for an esper without ``_entities``: the same
+    components, the same misses."""
+    import esper
+
+    from game import esper_rows
+    esper.switch_world("public_table_test")
+    try:
+        a = esper.create_entity(1, "x")
+        b = esper.create_entity(2.5)
+        real, public = esper_rows.table(), esper_rows._PUBLIC_TABLE
+        for eid in (a, b):
+            for ct in (int, str, float, bytes):
+                assert (ct in real[eid]) == (ct in public[eid])
+                assert real[eid].get(ct) is public[eid].get(ct)
+                if ct in real[eid]:
+                    assert real[eid][ct] is public[eid][ct]
+        assert public.get(99999) is None and real.get(99999) is None
+        with pytest.raises(KeyError):
+            public[99999]
+    finally:
+        esper.switch_world("default")
+        esper.delete_world("public_table_test")
