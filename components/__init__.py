@@ -217,6 +217,12 @@ ALL_COMPONENTS: tuple[type, ...] = (
 #: ``BrainState`` (ai/brain.py) is an NPC's behavior-stack state; its wire name in saves is "Brain".
 DECIDER_COMPONENTS: tuple[type, ...] = (BrainState, Memory)
 
+#: Fields of world components that are deciders' private state, like ``DECIDER_COMPONENTS``: the world's column
+#: encoding (the sync hash, a snapshot's world) holds their defaults, and snapshots carry the values beside it. A
+#: Stance's post is where a reflex (a decider: systems/reflexes.py) took the unit from; a replay runs no decider,
+#: so it cannot set it again, and a replay of a player's match did not verify while the hash held it.
+DECIDER_FIELDS: dict[type, tuple[str, ...]] = {Stance: ("anchored", "anchor_x", "anchor_y")}
+
 #: component name -> class, in a fixed order (the wire names in saves)
 REGISTRY: dict[str, type] = {cls.__name__: cls for cls in ALL_COMPONENTS}
 DECIDER_REGISTRY: dict[str, type] = {"Brain": BrainState, "Memory": Memory}

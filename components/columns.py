@@ -9,17 +9,24 @@ encoding and decoding fast (one bytes object per numeric column).
 """
 from __future__ import annotations
 
+import math
+from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 
 import numpy as np
 
-from components import FIELD_TYPES, FIELDS, REGISTRY, ROW_OF, from_row
+from components import DECIDER_FIELDS, FIELD_TYPES, FIELDS, REGISTRY, ROW_OF, from_row
 
 _DTYPES = {"float": "<f8", "int": "<i8", "bool": "u1"}
 
 
+def _defaults(cls: type) -> dict:
+    return {f.name: f.default for f in dataclass_fields(cls)}
+
+
 def encode_columns(cls: type, items: list[tuple[int, object]]) -> list:
-    """[(entity, component), ...] ascending -> [ids bytes, [column, ...]]."""
+    """[(entity, component), ...] ascending -> [ids bytes, [column, ...]]. A decider field (``DECIDER_FIELDS``) is
+    written as its default: its values travel beside the world (``decider_field_rows``)."""
     eids, comps = zip(*items)
     ids = np.array(eids, dtype="<i8").tobytes()
     names = FIELDS[cls]
@@ -27,6 +34,12 @@ def encode_columns(cls: type, items: list[tuple[int, object]]) -> list:
         fields = [list(map(attrgetter(names[0]), comps))]
     else:
         fields = list(zip(*map(ROW_OF[cls], comps)))
+    hidden = DECIDER_FIELDS.get(cls)
+    if hidden:
+        defaults = _defaults(cls)
+        for i, name in enumerate(names):
+            if name in hidden:
+                fields[i] = [defaults[name]] * len(eids)
     cols = []
     for kind, values in zip(FIELD_TYPES[cls], fields):
         dtype = _DTYPES.get(kind)
@@ -72,4 +85,54 @@ def decode_columns(name: str, column, registry: dict = REGISTRY) -> list[tuple[i
     out = []
     for eid, row in zip(ids, zip(*values) if values else ()):
         out.append((eid, from_row(cls, list(row))))
+    return out
+
+
+def decider_field_rows(cls: type, items: list[tuple[int, object]]) -> list[list]:
+    """The decider fields (``DECIDER_FIELDS``) of the components in ``items`` (ascending entity) that do not hold
+    their defaults, as rows ``[entity, value, ...]`` in the fields' order: what a snapshot saves beside the world.
+
+    >>> from components import Stance
+    >>> decider_field_rows(Stance, [(3, Stance()), (7, Stance("hold", anchored=True, anchor_x=2.5, anchor_y=4.0))])
+    [[7, True, 2.5, 4.0]]
+    """
+    names = DECIDER_FIELDS[cls]
+    defaults = _defaults(cls)
+    get = attrgetter(*names) if len(names) > 1 else (lambda c: (getattr(c, names[0]),))
+    plain = tuple(defaults[n] for n in names)
+    return [[eid, *values] for eid, comp in items if (values := tuple(get(comp))) != plain]
+
+
+def decode_decider_fields(name: str, rows) -> list[tuple[int, dict]]:
+    """Inverse of ``decider_field_rows`` for the component named ``name``: [(entity, {field: value})]; ValueError
+    names what does not fit (an unknown component, a row of the wrong length, a value of the wrong type).
+
+    >>> decode_decider_fields("Stance", [[7, True, 2.5, 4]])
+    [(7, {'anchored': True, 'anchor_x': 2.5, 'anchor_y': 4.0})]
+    >>> decode_decider_fields("Stance", [[7, 1, 2.5, 4.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: row 0: Stance.anchored should be bool, got int
+    """
+    cls = REGISTRY.get(name)
+    names = DECIDER_FIELDS.get(cls) if cls is not None else None
+    if not names:
+        raise ValueError(f"'{name}' has no decider fields")
+    kinds = dict(zip(FIELDS[cls], FIELD_TYPES[cls]))
+    if not isinstance(rows, list):
+        raise ValueError("should be a list of rows")
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != 1 + len(names) or type(row[0]) is not int:
+            raise ValueError(f"row {i}: should be [entity, {', '.join(names)}]")
+        values = {}
+        for field, value in zip(names, row[1:]):
+            kind = kinds[field]
+            if kind == "float" and type(value) in (int, float) and math.isfinite(value):
+                value = float(value)
+            elif kind == "float" or (kind in ("bool", "int", "str") and type(value).__name__ != kind):
+                raise ValueError(f"row {i}: {name}.{field} should be {'a finite ' if kind == 'float' else ''}{kind}, "
+                                 f"got {type(value).__name__}")
+            values[field] = value
+        out.append((row[0], values))
     return out

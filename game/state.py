@@ -18,9 +18,9 @@ from dataclasses import dataclass, fields
 import esper
 import msgpack
 
-from components import REGISTRY, Building, Door, Mover, ResourceField
+from components import DECIDER_FIELDS, REGISTRY, Building, Door, Mover, ResourceField
 from content.tiles import LEGEND
-from components.columns import decode_columns, encode_columns
+from components.columns import decider_field_rows, decode_columns, encode_columns
 from game.ledger import ledger_restore
 
 #: the most entities a restored world may claim to have created (a bound on the id-replay loop)
@@ -82,6 +82,30 @@ def component_columns(world, registry: dict = REGISTRY) -> dict[str, list]:
         if items:
             columns[name] = encode_columns(registry[name], items)
     return columns
+
+
+def decider_fields(world) -> dict[str, list]:
+    """Per world component type with decider fields (``DECIDER_FIELDS``, by registry name): the rows of those
+    fields that do not hold their defaults (``decider_field_rows``); types with none are left out."""
+    world.activate()
+    out = {}
+    for cls in sorted(DECIDER_FIELDS, key=lambda c: c.__name__):
+        rows = decider_field_rows(cls, sorted(esper.get_component(cls)))
+        if rows:
+            out[cls.__name__] = rows
+    return out
+
+
+def without_decider_fields(state: WorldState) -> WorldState:
+    """``state`` with every decider field at its default (``DECIDER_FIELDS``), as ``capture`` writes it: what a
+    world restored from it hashes to. (Snapshots made before a field was decider state hold its values in the
+    world part; a restored world keeps them, and hashes without them.)"""
+    columns = dict(state.components)
+    for cls in DECIDER_FIELDS:
+        name = cls.__name__
+        if name in columns:
+            columns[name] = encode_columns(cls, decode_columns(name, columns[name]))
+    return WorldState(state.tick, state.rng, state.last_entity, state.nav, columns, state.ledger, state.fog)
 
 
 def capture(world) -> WorldState:

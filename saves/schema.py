@@ -331,7 +331,9 @@ SNAPSHOT = Record({
         "components": MapOf(Str(), COLUMN, 256),
         "intel": List(List(Num(), 3), MAX_TEAMS),
         # each planned strategy's plan: [team, its fields] (checked field by field by restore_plans)
-        "plans": List(Row(Int(0, MAX_TEAMS - 1), Plain(4)), MAX_TEAMS)}, optional=frozenset({"plans"}))),
+        "plans": List(Row(Int(0, MAX_TEAMS - 1), Plain(4)), MAX_TEAMS),
+        # decider fields of world components: name -> rows [entity, value, ...] (checked by decode_decider_fields)
+        "fields": MapOf(Str(), List(Plain(2), 1 << 22), 16)}, optional=frozenset({"plans", "fields"}))),
 }, optional=frozenset({"game", "commanders", "strategies", "difficulties", "winner_side", "reason", "deciders"}),
    extra=Plain(4))
 

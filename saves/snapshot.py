@@ -12,10 +12,11 @@ import tempfile
 
 import esper
 
-from components import DECIDER_REGISTRY
-from components.columns import decode_columns
+from components import DECIDER_REGISTRY, REGISTRY
+from components.columns import decode_columns, decode_decider_fields
 from game import GAME_VERSION
-from game.state import WorldState, capture, column_problem, component_columns, restore
+from game.state import (WorldState, capture, column_problem, component_columns, decider_fields, restore,
+                        without_decider_fields)
 from game.synchash import hash_bytes, sync_hash
 from saves.container import InflateBudget, SaveError, checked, expect, frame, read_chunks, read_file, unpack_body
 from saves.schema import SNAPSHOT, WORLD
@@ -26,11 +27,11 @@ SNAPSHOT_VERSION = 3            # 3: the world state has a fog part (game/fog.py
 
 
 def decider_state(world) -> dict:
-    """The deciders' private state (brains, memories, team intel, planned strategies' plans): saved, but not in
-    the sync hash."""
+    """The deciders' private state (brains, memories, team intel, planned strategies' plans, the decider fields of
+    world components such as a reflex's post): saved, but not in the sync hash."""
     from systems.strategy_planned import plans_state
     return {"components": component_columns(world, DECIDER_REGISTRY), "intel": [list(i) for i in world.intel],
-            "plans": plans_state(world)}
+            "plans": plans_state(world), "fields": decider_fields(world)}
 
 
 def snapshot_state(world) -> dict:
@@ -185,9 +186,11 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
             restore(world, parts)
         except ValueError as exc:
             raise SaveError(path, f"{where}world.{exc}") from None
-        _restore_deciders(path, world, state.get("deciders"))
+        _restore_deciders(path, world, state.get("deciders"), where)
         if check_hash:
             saved = state.get("sync_hash")
+            if parts.components.get("Stance") is not None:    # (an older snapshot may hold a reflex's post there)
+                saved = hash_bytes(without_decider_fields(parts).pack())
             now = sync_hash(world)
             if saved != now and not force:
                 raise SaveError(path, f"restored world hashes to {now}, the snapshot says {saved!r}; file is corrupt")
@@ -197,41 +200,56 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     return world
 
 
-def _restore_deciders(path, world, deciders) -> None:
-    """Brains, memories, team intel and planned strategies' plans; they must belong to entities that exist, name
-    known brains and postures of the team's strategy profile."""
+def _restore_deciders(path, world, deciders, where: str = "") -> None:
+    """Brains, memories, team intel, planned strategies' plans and decider fields; they must belong to entities
+    that exist (with the component, for a field), name known brains and postures of the team's strategy profile."""
     if deciders is None:
         return                                   # a snapshot without deciders: they start afresh
     expect(path, deciders, dict, "deciders")
     comps = expect(path, deciders.get("components"), dict, "deciders.components")
     intel = expect(path, deciders.get("intel"), list, "deciders.intel")
     if len(intel) != len(world.intel) or not all(
-            isinstance(i, list) and (not i or (len(i) == 3 and all(type(v) in (int, float) for v in i))) for i in intel):
-        raise SaveError(path, "deciders.intel is malformed")
+            isinstance(i, list) and (not i or (len(i) == 3 and all(type(v) in (int, float) for v in i)))
+            for i in intel):
+        raise SaveError(path, where + "deciders.intel is malformed")
     world.intel = [[float(v) for v in i] for i in intel]
     for name, column in comps.items():
         try:
             decoded = decode_columns(name, column, DECIDER_REGISTRY)
         except (TypeError, ValueError) as exc:
-            raise SaveError(path, f"decider component {name}: {exc}") from None
+            raise SaveError(path, f"{where}decider component {name}: {exc}") from None
         for eid, comp in decoded:
             if not esper.entity_exists(eid):
-                raise SaveError(path, f"decider component {name} belongs to missing entity {eid}")
+                raise SaveError(path, f"{where}decider component {name} belongs to missing entity {eid}")
             if name == "Brain":
                 bdef = world.content.brains.get(comp.brain)
                 if bdef is None:
-                    raise SaveError(path, f"entity {eid} runs brain '{comp.brain}', which the loaded content lacks")
+                    raise SaveError(path, f"{where}entity {eid} runs brain '{comp.brain}', which the loaded content "
+                                          "lacks")
                 problem = bdef.check_state(comp)
                 if problem:
-                    raise SaveError(path, f"entity {eid}'s brain state does not fit brain '{comp.brain}': {problem}")
+                    raise SaveError(path, f"{where}entity {eid}'s brain state does not fit brain '{comp.brain}': "
+                                          f"{problem}")
             esper.add_component(eid, comp)
+    for name, rows in (deciders.get("fields") or {}).items():   # older snapshots have none: defaults
+        try:
+            decoded = decode_decider_fields(name, rows)
+        except ValueError as exc:
+            raise SaveError(path, f"{where}deciders.fields.{name}: {exc}") from None
+        cls = REGISTRY[name]
+        for eid, values in decoded:
+            comp = esper.try_component(eid, cls) if esper.entity_exists(eid) else None
+            if comp is None:
+                raise SaveError(path, f"{where}deciders.fields.{name}: entity {eid} has no {name}")
+            for field, value in values.items():
+                setattr(comp, field, value)
     plans = deciders.get("plans")
     if plans is not None:                        # older snapshots have none: the plans start afresh
         from systems.strategy_planned import restore_plans
         try:
             restore_plans(world, plans)
         except ValueError as exc:
-            raise SaveError(path, f"deciders.plans: {exc}") from None
+            raise SaveError(path, f"{where}deciders.plans: {exc}") from None
 
 
 def load_snapshot(path, content, *, force: bool = False):

@@ -171,6 +171,12 @@ SNAPSHOT_CASES = {
     "seed beyond 64 bits": (lambda s: _set(s, "seed", -1), "snapshot.seed"),
     "world tick NaN": (lambda s: edit_world([[b"S", s]], b"S", lambda w: w.__setitem__(0, float("nan"))),
                        "world.tick"),
+    "a reflex post not a bool": (lambda s: s["deciders"].__setitem__("fields", {"Stance": [[1, 1, 2.5, 4.0]]}),
+                                 "deciders.fields.Stance: row 0: Stance.anchored should be bool, got int"),
+    "a reflex post of no entity": (lambda s: s["deciders"].__setitem__("fields", {"Stance": [[99999, True, 1.0, 1.0]]}),
+                                   "deciders.fields.Stance: entity 99999 has no Stance"),
+    "decider fields of a type without any": (lambda s: s["deciders"].__setitem__("fields", {"Team": [[1, 2]]}),
+                                             "deciders.fields.Team: 'Team' has no decider fields"),
 }
 
 

@@ -156,3 +156,98 @@ def test_the_v_key_order_cycles_the_selected_units_stance(make_world):
     orders.cycle_stance(world, [a, b])
     world.run(2)
     assert [esper.component_for_entity(e, Stance).mode for e in (a, b)] == ["defensive", "defensive"]
+
+
+def _chase(make_world):
+    """A player's defensive rifleman answering a scout's fire: a reflex takes it off its post (anchored)."""
+    world = make_world(WIDE, two_teams(spawn("rifleman", 2, 2), spawn("scout", 10, 2), red_ai="scripted"),
+                       controllers={0: "player"})
+    blue, = units(world, 0)
+    set_stance(world, blue, "defensive")
+    return world, blue
+
+
+def test_a_player_match_with_reflex_chases_replays_exactly(make_world, tmp_path):
+    """A reflex's post (where it took the unit from) is the reflex's own state, like a brain's memory: a replay
+    runs no decider, so it is saved beside the world, not hashed with it, and the replay verifies (it did not: the
+    recorded hashes held the posts, the re-simulation never set them)."""
+    from saves.replay import ReplayRecorder, read_replay, verify
+    world, blue = _chase(make_world)
+    path = tmp_path / "chase.rtsreplay"
+    rec = ReplayRecorder(path, world, keyframe_every=30)
+    posts = 0
+    for _ in range(150):
+        world.step()
+        rec.after_tick(world)
+        stance = esper.try_component(blue, Stance)
+        posts += bool(stance is not None and stance.anchored)
+    rec.close(world)
+    assert posts > 0                                        # the reflex did take it off its post
+    result = verify(read_replay(path), world.content)
+    assert result.ok, result.details
+
+
+def test_a_reflex_post_survives_a_snapshot(make_world, tmp_path):
+    """Saved beside the world (decider state) and restored: the loaded match goes on exactly as the one that was
+    never saved, the post included."""
+    from game.synchash import sync_hash
+    from saves.snapshot import load_snapshot, save_snapshot
+    world, blue = _chase(make_world)
+    for _ in range(200):
+        world.step()
+        world.activate()
+        if esper.component_for_entity(blue, Stance).anchored:
+            break
+    post = esper.component_for_entity(blue, Stance)
+    assert post.anchored
+    saved = (post.anchor_x, post.anchor_y)
+    save_snapshot(world, tmp_path / "chase.rtssave")
+    loaded = load_snapshot(tmp_path / "chase.rtssave", world.content)
+    try:
+        loaded.activate()
+        again = esper.component_for_entity(blue, Stance)
+        assert (again.anchored, again.anchor_x, again.anchor_y) == (True, *saved)
+        loaded.run(60)
+        world.run(60)
+        assert sync_hash(loaded) == sync_hash(world)
+        loaded.activate()
+        a = esper.try_component(blue, Stance)
+        world.activate()
+        b = esper.try_component(blue, Stance)
+        assert (a is None) == (b is None) and (a is None or (a.anchored, a.anchor_x, a.anchor_y) ==
+                                                 (b.anchored, b.anchor_x, b.anchor_y))
+    finally:
+        loaded.close()
+
+
+def test_a_snapshot_written_when_the_post_was_hashed_still_loads(make_world, tmp_path, monkeypatch):
+    """Before the post was decider state, a snapshot held it in its world part (and its hash): such a file loads,
+    the post kept, and the world hashes as one saved now does."""
+    import components.columns as columns
+    import game.state as state
+    from game.synchash import sync_hash
+    from saves.container import frame
+    from saves.snapshot import SNAPSHOT_MAGIC, load_snapshot, snapshot_state
+    world, blue = _chase(make_world)
+    for _ in range(200):
+        world.step()
+        world.activate()
+        if esper.component_for_entity(blue, Stance).anchored:
+            break
+    post = esper.component_for_entity(blue, Stance)
+    assert post.anchored
+    with monkeypatch.context() as old_writer:            # the writer before: no decider fields
+        old_writer.setattr(columns, "DECIDER_FIELDS", {})
+        old_writer.setattr(state, "DECIDER_FIELDS", {})
+        old = snapshot_state(world)
+    assert "Stance" not in old["deciders"]["fields"] and old["sync_hash"] != snapshot_state(world)["sync_hash"]
+    path = tmp_path / "old.rtssave"
+    path.write_bytes(SNAPSHOT_MAGIC + frame(b"S", old))
+    loaded = load_snapshot(path, world.content)
+    try:
+        loaded.activate()
+        again = esper.component_for_entity(blue, Stance)
+        assert (again.anchored, again.anchor_x, again.anchor_y) == (True, post.anchor_x, post.anchor_y)
+        assert sync_hash(loaded) == sync_hash(world)
+    finally:
+        loaded.close()
