@@ -345,7 +345,7 @@ def deleted_since(mark: tuple | None) -> list | None:
         return None
     st = _state()
     new = now[1] - mark[1]
-    return list(itertools.islice(st.gone, len(st.gone) - new, None)) if new else []
+    return list(itertools.islice(reversed(st.gone), new))[::-1] if new else []    # (from the recent end)
 
 
 def forget() -> None:

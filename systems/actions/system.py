@@ -34,6 +34,8 @@ class ActionSystem(System):
 
     Its own route version is written only by its own executor, which does not run while it is parked. So a walk
     is passed over exactly when the test would pass it over (tests/test_action_system.py plays matches both ways).
+    The contract this rests on: whatever stops a Mover calls ``halt`` (or notes the unit in ``stopped_movers``, as
+    the movers do), and entities are deleted through esper's ``delete_entity`` (which esper_rows hooks).
     """
 
     #: park walks between passes (tests turn it off to compare)
