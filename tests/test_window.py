@@ -304,3 +304,28 @@ def test_a_terminated_game_saves_its_replay(tmp_path):
     verify = subprocess.run([sys.executable, "-m", "game.app.cli", "replay", str(rec), "--verify"],
                             capture_output=True, text=True, timeout=120)
     assert verify.returncode == 0 and "verified" in verify.stdout + verify.stderr, verify.stderr
+
+
+def test_a_paused_match_holds_its_effects_still(window):
+    """Space pauses the match and its fading effects with it (a body fades again once the match runs on), as in
+    any RTS; before, the effects aged by the wall clock while paused."""
+    import arcade
+    import esper
+    from components import Position, Team
+    win = window
+    frames(win, 2)
+    win.world.activate()
+    x, y = next((p.x, p.y) for _e, (p, t) in sorted(esper.get_components(Position, Team)) if t.team == 0)
+    send(win, "on_key_press", arcade.key.SPACE, 0)
+    send(win, "on_key_release", arcade.key.SPACE, 0)
+    assert win.clock.paused
+    win.scene.effects.add([("death", 0, 1, "rifleman", x + 1.0, y, 0, 0)])   # a body beside our first unit
+    frames(win, 1)
+    before = screenshot(win)
+    frames(win, 120)                                         # two seconds: longer than a body lasts
+    assert screenshot(win).tobytes() == before.tobytes()
+    assert win.scene.effects.deaths
+    send(win, "on_key_press", arcade.key.SPACE, 0)
+    send(win, "on_key_release", arcade.key.SPACE, 0)
+    frames(win, 120)
+    assert not win.scene.effects.deaths                      # running again, it faded

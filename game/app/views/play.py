@@ -282,7 +282,8 @@ class PlayWindow(arcade.Window):
             return
         self.now += delta_time
         self.sounds.update(delta_time)
-        self.scene.effects.update(delta_time)
+        if not self.clock.paused and self.game_menu is None:
+            self.scene.effects.update(delta_time)         # a paused match's tracers and bodies hold still
         self.alert_timer = max(0.0, self.alert_timer - delta_time)
         if self.game_menu is not None:
             return                                        # the in-game menu pauses the match
