@@ -27,20 +27,40 @@ def _play(content, sid, seed, ticks, skip: bool, monkeypatch):
             return _real(self, world, action)
         monkeypatch.setattr(cls, "update", counted)
         monkeypatch.setattr(cls, "idle_while_walking", skip)
+    versions = set()
+    try:
+        played, _end = _record(content, sid, seed, ticks, after=lambda world: versions.add(world.nav.version))
+        return played, calls["n"], len(versions)
+    finally:
+        monkeypatch.undo()
+
+
+def _scenario(sid):
+    """The content and scenario id to play: ``army_600`` is the army scenario scaled to 600 units."""
+    if sid == "army_600":
+        from benchmarks.run import army_content
+        return army_content(load_content(), 600)
+    return load_content(), sid
+
+
+def _record(content, sid, seed, ticks, meddle=None, after=None, end=None):
+    """Play ``ticks`` ticks: (the sync hash, every tick's ledger events, every decision record), and what
+    ``end(world)`` says before the world closes; ``meddle(world)`` runs before each tick, ``after(world)`` after."""
     world = World(content, sid, seed)
     world.decisions.collect = True
-    versions = set()
     try:
         events = []
         for _ in range(ticks):
+            if meddle is not None:
+                meddle(world)
             world.step()
-            versions.add(world.nav.version)
+            if after is not None:
+                after(world)
             events.append(list(world.ledger.events))
         recs = [r.to_wire() for r in world.decisions.take()]
-        return (world.summary()["sync_hash"], events, recs), calls["n"], len(versions)
+        return (world.summary()["sync_hash"], events, recs), (end(world) if end is not None else None)
     finally:
         world.close()
-        monkeypatch.undo()
 
 
 @pytest.mark.parametrize("sid, seed, ticks", [("skirmish", 1, 900), ("skirmish", 3, 900), ("army_600", 5, 150)])
@@ -48,10 +68,7 @@ def test_a_match_is_the_same_with_and_without_passing_over_walks(sid, seed, tick
     """Every ledger event of every tick, every decision record and the hash; the skirmish's doors open (the nav grid
     changes under walkers, who must then be updated: in seed 1 a door opens in the middle of the actions' pass, and
     the walks after it in that pass are stale), the army's walkers are passed over thousands of times."""
-    content = load_content()
-    if sid == "army_600":
-        from benchmarks.run import army_content
-        content, sid = army_content(content, 600)
+    content, sid = _scenario(sid)
     fast, fast_calls, versions = _play(content, sid, seed, ticks, True, monkeypatch)
     slow, slow_calls, _ = _play(content, sid, seed, ticks, False, monkeypatch)
     assert fast == slow
@@ -73,26 +90,19 @@ def _run_parked(content, sid, seed, ticks, park: bool, monkeypatch, meddle=None)
             pushed["n"] += sum(1 for aid in aids if aid in self._parked and aid > after)
         return real(self, aids, heap, after)
     monkeypatch.setattr(ActionSystem, "_unpark", counted)
-    world = World(content, sid, seed)
-    world.decisions.collect = True
-    try:
-        events = []
-        for _ in range(ticks):
-            if meddle is not None:
-                meddle(world)
-            world.step()
-            events.append(list(world.ledger.events))
-        recs = [r.to_wire() for r in world.decisions.take()]
-        world.activate()
+
+    def parked(world):
         import esper
+        world.activate()
         system = next(p for p in esper._processors if isinstance(p, ActionSystem))
-        active = {a.id for a in world.ledger.active_sorted()}
         # bounded by the active actions: a walk that ended is dropped at the next pass at the latest (one ended by
         # a death after the last pass of the match may still be there)
-        assert len(system._parked) <= len(active)
-        return (world.summary()["sync_hash"], events, recs), pushed["n"], len(system._parked)
+        assert len(system._parked) <= len(world.ledger.active_sorted())
+        return len(system._parked)
+    try:
+        played, kept = _record(content, sid, seed, ticks, meddle=meddle, end=parked)
+        return played, pushed["n"], kept
     finally:
-        world.close()
         monkeypatch.undo()
 
 
@@ -102,10 +112,7 @@ def test_parked_walks_change_nothing(sid, seed, ticks, monkeypatch):
     the grid does) give every event, record and hash of the pass that tests every walk every tick: the skirmish
     opens doors (in seed 1 in the middle of a pass: the parked walks after it are tested at their turn in that
     pass), the economy trains units (new Movers), gathers and builds; the army parks hundreds of walks."""
-    content = load_content()
-    if sid == "army_600":
-        from benchmarks.run import army_content
-        content, sid = army_content(content, 600)
+    content, sid = _scenario(sid)
     parked, pushed, kept = _run_parked(content, sid, seed, ticks, True, monkeypatch)
     tested, _pushed, none_kept = _run_parked(content, sid, seed, ticks, False, monkeypatch)
     assert parked == tested

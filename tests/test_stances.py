@@ -167,6 +167,19 @@ def _chase(make_world):
     return world, blue
 
 
+def _off_its_post(make_world):
+    """``_chase`` run until the reflex has taken the rifleman off its post: (world, the rifleman, its Stance)."""
+    world, blue = _chase(make_world)
+    for _ in range(200):
+        world.step()
+        world.activate()
+        if esper.component_for_entity(blue, Stance).anchored:
+            break
+    post = esper.component_for_entity(blue, Stance)
+    assert post.anchored
+    return world, blue, post
+
+
 def test_a_player_match_with_reflex_chases_replays_exactly(make_world, tmp_path):
     """A reflex's post (where it took the unit from) is the reflex's own state, like a brain's memory: a replay
     runs no decider, so it is saved beside the world, not hashed with it, and the replay verifies (it did not: the
@@ -192,14 +205,7 @@ def test_a_reflex_post_survives_a_snapshot(make_world, tmp_path):
     never saved, the post included."""
     from game.synchash import sync_hash
     from saves.snapshot import load_snapshot, save_snapshot
-    world, blue = _chase(make_world)
-    for _ in range(200):
-        world.step()
-        world.activate()
-        if esper.component_for_entity(blue, Stance).anchored:
-            break
-    post = esper.component_for_entity(blue, Stance)
-    assert post.anchored
+    world, blue, post = _off_its_post(make_world)
     saved = (post.anchor_x, post.anchor_y)
     save_snapshot(world, tmp_path / "chase.rtssave")
     loaded = load_snapshot(tmp_path / "chase.rtssave", world.content)
@@ -228,14 +234,7 @@ def test_a_snapshot_written_when_the_post_was_hashed_still_loads(make_world, tmp
     from game.synchash import sync_hash
     from saves.container import frame
     from saves.snapshot import SNAPSHOT_MAGIC, load_snapshot, snapshot_state
-    world, blue = _chase(make_world)
-    for _ in range(200):
-        world.step()
-        world.activate()
-        if esper.component_for_entity(blue, Stance).anchored:
-            break
-    post = esper.component_for_entity(blue, Stance)
-    assert post.anchored
+    world, blue, post = _off_its_post(make_world)
     with monkeypatch.context() as old_writer:            # the writer before: no decider fields
         old_writer.setattr(columns, "DECIDER_FIELDS", {})
         old_writer.setattr(state, "DECIDER_FIELDS", {})
