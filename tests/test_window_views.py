@@ -101,8 +101,12 @@ def test_tracers_appear_in_a_fight(window):
     xs, ys = [s[1] for s in shots], [s[2] for s in shots]
     window.camera.position = (sum(xs) / len(xs), sum(ys) / len(ys))
     window.clock.paused = True
-    assert count_colour(screenshot(window), TRACER, tol=20) > 10
-    frames(window, 30)                                        # half a second later the tracers are gone
+    shown = count_colour(screenshot(window), TRACER, tol=20)
+    assert shown > 10
+    frames(window, 30)                                        # paused: they hold still
+    assert count_colour(screenshot(window), TRACER, tol=20) == shown
+    effects = window.scene.effects
+    effects.update(effects.TRACER_S + 0.01)                   # their time passed: they are gone
     assert count_colour(screenshot(window), TRACER, tol=20) == 0
 
 
