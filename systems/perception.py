@@ -180,6 +180,7 @@ class Perception:
         cover = [(i % nav.width, i // nav.width) for i, c in enumerate(nav.cover) if c]
         self.cover = np.array(cover, dtype=np.float64).reshape(-1, 2)
         self.cover_tiles = [(int(x), int(y)) for x, y in cover]
+        self._cover_flat = np.array([y * nav.width + x for x, y in self.cover_tiles], dtype=np.int64)
         self.sight = {uid: float(u.sight) for uid, u in world.content.units.items()}
         # where each team's enemies started: the first place worth scouting
         spawns: dict[int, list] = {}
@@ -190,8 +191,8 @@ class Perception:
         self._cover_tick = -1
         self._cover_cells: CellIndex | None = None       # the cover tiles' cell index (they never move)
         self._cover_at: np.ndarray | None = None
-        self._labels_version = -1
         self._areas_arr = np.zeros(0, dtype=np.int64)
+        self._labels = np.zeros(0, dtype=np.int64)     # the cover tiles' areas (``_areas``)
         self._areas_version = -1
         self._pickups_tick = -1
         self._pickups_version = -1
@@ -631,6 +632,7 @@ class Perception:
         nav = self.world.nav
         if self._areas_version != nav.version:
             self._areas_arr = np.array(nav.area_labels(), dtype=np.int64)
+            self._labels = self._areas_arr[self._cover_flat]         # the cover tiles' areas, for _cover_state
             self._areas_version = nav.version
         return self._areas_arr
 
@@ -639,9 +641,7 @@ class Perception:
         and the unit holding it through an enter_cover action (0 if none)."""
         world = self.world
         nav = world.nav
-        if self._labels_version != nav.version:
-            self._labels = np.array([nav.component(x, y) for x, y in self.cover_tiles], dtype=np.int64)
-            self._labels_version = nav.version
+        self._areas()                           # (the cover tiles' areas, kept per grid version)
         if self._cover_tick != world.tick:
             index = {t: i for i, t in enumerate(self.cover_tiles)}
             if self._cover_at is None:          # tile -> its cover index, -1 where the tile is not cover
@@ -731,13 +731,9 @@ class Perception:
         return self._pickups_by
 
     def _pickups(self, f: dict, eid: int, x: float, y: float) -> None:
-        if not self._pickups_now():                   # no pickup on the map (an army's): what targets() would say
-            f["crate_known"] = False
-            f["crate_distance"] = INF
-            f["key_known"] = False
-            return
-        crates = self.targets(eid, "crate")
-        keys = self.targets(eid, "key")
+        any_here = bool(self._pickups_now())          # none on the map (an army's): no lookups per NPC
+        crates = self.targets(eid, "crate") if any_here else ()
+        keys = self.targets(eid, "key") if any_here else ()
         f["crate_known"] = bool(crates)
         f["crate_distance"] = crates[0][1] if crates else INF
         if crates:
