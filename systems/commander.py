@@ -67,7 +67,7 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
 
     A group is a squad: its region is the one most of its members stand in (ties in the cut's tie order), its hit
     points, full hit points, damage rate and range the sums over its members in entity order (each sum added up
-    one member after another, ``np.bincount``'s order, so the same floats as a Python ``sum``).
+    one member after another, as ``np.bincount`` adds, without compensation: docs/rules/commander.md).
     """
     nav = world.nav
     passable = lambda cells: all(nav.walkable[c] for c in cells)    # a door edge counts while the door is open
@@ -86,8 +86,7 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     ys = [c[2].y for c in plain]
     hps = [c[3].hp for c in plain]
     max_hps = [c[3].max_hp for c in plain]
-    fire = [c[4].damage * c[4].accuracy * hz / max(1, c[4].cooldown) for c in plain]
-    ranges = [c[4].range for c in plain]
+    weapons = [c[4] for c in plain]
     # a hidden team's unit counts where the viewer sees it now, or where it remembers it; never seen, or
     # forgotten: unknown
     known = [r for r in rows if r[1][0].team in hidden and (r[0] in in_sight or r[0] in memory)] if hidden else ()
@@ -101,22 +100,19 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
         ys.append(y)
         hps.append(hp)
         max_hps.append(max_hp)
-        fire.append(weapon.damage * weapon.accuracy * hz / max(1, weapon.cooldown))
-        ranges.append(weapon.range)
-    codes: dict = {}                     # (team, squad) -> its group column, in order of first member
-    col = [codes.setdefault(key, len(codes)) for key in keys_of]
+        weapons.append(weapon)
     if fog is not None:
-        for key, x, y, hp, weapon, count in estimate_unseen(world, viewer, set(codes)):
-            code = codes.get(key)
-            if code is None:
-                code = codes[key] = len(codes)
-            col.extend([code] * count)
+        for key, x, y, hp, weapon, count in estimate_unseen(world, viewer, set(keys_of)):
+            keys_of.extend([key] * count)
             xs.extend([x] * count)
             ys.extend([y] * count)
             hps.extend([hp] * count)
             max_hps.extend([hp] * count)
-            fire.extend([weapon.damage * weapon.accuracy * hz / max(1, weapon.cooldown)] * count)
-            ranges.extend([weapon.range] * count)
+            weapons.extend([weapon] * count)
+    codes: dict = {}                     # (team, squad) -> its group column, in order of first member
+    col = [codes.setdefault(key, len(codes)) for key in keys_of]
+    fire = [w.damage * w.accuracy * hz / max(1, w.cooldown) for w in weapons]
+    ranges = [w.range for w in weapons]
     n = len(codes)
     col = np.array(col, dtype=np.int64)
     members = np.bincount(col, minlength=n).tolist()
