@@ -12,7 +12,7 @@ import tempfile
 
 import esper
 
-from components import DECIDER_REGISTRY, REGISTRY
+from components import DECIDER_FIELDS, DECIDER_REGISTRY, REGISTRY
 from components.columns import decode_columns, decode_decider_fields
 from game import GAME_VERSION
 from game.state import (WorldState, capture, column_problem, component_columns, decider_fields, restore,
@@ -189,7 +189,9 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
         _restore_deciders(path, world, state.get("deciders"), where)
         if check_hash:
             saved = state.get("sync_hash")
-            if parts.components.get("Stance") is not None:    # (an older snapshot may hold a reflex's post there)
+            if any(cls.__name__ in parts.components for cls in DECIDER_FIELDS):
+                # an older snapshot may hold decider fields' values in its world part (a reflex's post): the world
+                # restored from it keeps them, and hashes with their defaults
                 saved = hash_bytes(without_decider_fields(parts).pack())
             now = sync_hash(world)
             if saved != now and not force:
