@@ -238,8 +238,9 @@ class Ledger:
         return action.timeout or self.executors[action.kind].default_timeout
 
     def _schedule(self, action: Action) -> None:
-        """Put a started action's time-out on the heap; rebuild the heap from the started actions when entries of
-        ended actions outnumber the live ones (so it holds at most about twice as many entries as started actions)."""
+        """Put a started action's time-out on the heap; rebuild it from the started actions when it holds more than
+        twice as many entries as the ledger keeps actions, plus 64 (entries of ended actions wait there until their
+        tick comes, so this bounds it by the actions kept, not by every action ever started)."""
         limit = self._limit(action)
         if limit:
             heappush(self._deadlines, (action.start_tick + limit, action.id))
