@@ -212,39 +212,32 @@ class Perception:
             if pts:
                 self.enemy_ground[t] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
-    def facts_batch(self, eids: list[int], now: float) -> list[dict]:
+    def facts_batch(self, eids: list[int], now: float, seen: dict | None = None) -> list[dict]:
         """``facts`` for every NPC of ``eids`` (ascending ids), in that order, with the numpy work done for all of
-        them at once: per team, the distances from every thinking NPC to every enemy its team sees (in blocks of
-        ``BLOCK`` rows, so memory stays bounded) give each NPC its nearest candidates in sight range (line of sight
-        is then checked for at most ``LOS_CHECKS`` of them, as one at a time, in one compiled loop for the block
-        where Numba runs: ``NavGrid.clear_lines``); the allies near each; and the best
-        free cover tile for every NPC whose area has no shut door to weigh (the others are looked up one by one).
-        Where Numba runs, the allies count and the nearest enemies are compiled loops over the same cells
-        (``systems.perception_jit``) instead of numpy pairs. The facts are exactly ``facts(eid, now)``'s
+        them at once: the enemies each sees (``sightings``; ``seen`` may hold them already for some, by entity, as
+        the calm test found them this tick); the allies near each (where Numba runs, a compiled loop over the cells
+        instead of numpy pairs: ``systems.perception_jit``); and the best free cover tile for every NPC whose area
+        has no shut door to weigh (the others are looked up one by one). The facts are exactly ``facts(eid, now)``'s
         (tests/test_batch_utility.py compares whole matches, tests/test_perception_jit.py both paths)."""
         world = self.world
         n = len(eids)
         if n == 0:
             return []
-        nav = world.nav
-        xs = np.empty(n)
-        ys = np.empty(n)
-        teams = np.empty(n, dtype=np.int64)
-        sights = np.empty(n)
-        table = esper_rows.table()
-        for i, eid in enumerate(eids):
-            comps = table[eid]
-            pos = comps[Position]
-            xs[i], ys[i] = pos.x, pos.y
-            teams[i] = comps[Team].team
-            sights[i] = self.sight.get(comps[UnitKind].kind, 10.0)
+        xs, ys, teams, sights = self._where(eids)
+        if seen:
+            visible = [seen.get(eid) for eid in eids]
+            rest = [i for i, v in enumerate(visible) if v is None]
+            if rest:
+                at = np.asarray(rest, dtype=np.int64)
+                for i, v in zip(rest, self._visible(xs[at], ys[at], teams[at], sights[at])):
+                    visible[i] = v
+        else:
+            visible = self._visible(xs, ys, teams, sights)
         jit = perception_jit.available()
-        visible: list[list] = [[] for _ in range(n)]
         allies = np.zeros(n, dtype=np.int64)
         for team in sorted(set(teams.tolist())):
             rows = np.flatnonzero(teams == team)
-            index = world.seen_index(team)
-            own = index.get(team)
+            own = world.seen_index(team).get(team)
             if own is not None and len(own[0]):
                 cells = CellIndex(own[1], own[2], ALLY_RADIUS + 1.0)
                 if jit:                         # the same counts, without building the pairs
@@ -256,7 +249,50 @@ class Perception:
                         q, j = cells.pairs(xs[block], ys[block])
                         d2 = (own[1][j] - xs[block][q]) ** 2 + (own[2][j] - ys[block][q]) ** 2
                         allies[block] = np.bincount(q[d2 <= ALLY_RADIUS * ALLY_RADIUS], minlength=len(block)) - 1
-            for other, (ids, oxs, oys) in sorted(index.items()):
+        covers = self._cover_batch(eids, xs, ys, visible, teams)
+        allies_l = allies.tolist()
+        return [self.facts(eid, now, (visible[i], allies_l[i], covers[i])) for i, eid in enumerate(eids)]
+
+    def sightings(self, eids: list[int]) -> list[list]:
+        """Per NPC of ``eids`` (ascending ids): the enemies it sees now, as ``facts`` finds them (its ``enemy_*``
+        facts read the first): ``(squared distance, id, x, y)`` nearest first, ``_enemies_near``'s list. Reads only
+        the world (positions, what each team sees, the grid), so it may be asked before any NPC of the tick decides.
+
+        Per team, the enemies its team sees are put in cells once; each NPC's nearest ones in its sight range come
+        from the cells round it (in blocks of ``BLOCK`` rows, so memory stays bounded; a compiled loop where Numba
+        runs), and line of sight is then checked for at most ``LOS_CHECKS`` of them, as one at a time
+        (``NavGrid.clear_lines``, one compiled loop for the block where Numba runs)."""
+        if not eids:
+            return []
+        return self._visible(*self._where(eids))
+
+    def _where(self, eids: list[int]) -> tuple:
+        """(xs, ys, teams, sight ranges) of the units ``eids``, as arrays."""
+        n = len(eids)
+        xs = np.empty(n)
+        ys = np.empty(n)
+        teams = np.empty(n, dtype=np.int64)
+        sights = np.empty(n)
+        table = esper_rows.table()
+        sight = self.sight
+        for i, eid in enumerate(eids):
+            comps = table[eid]
+            pos = comps[Position]
+            xs[i], ys[i] = pos.x, pos.y
+            teams[i] = comps[Team].team
+            sights[i] = sight.get(comps[UnitKind].kind, 10.0)
+        return xs, ys, teams, sights
+
+    def _visible(self, xs: np.ndarray, ys: np.ndarray, teams: np.ndarray, sights: np.ndarray) -> list[list]:
+        """``sightings`` of the units at these points, of these teams and sight ranges."""
+        world = self.world
+        nav = world.nav
+        n = len(xs)
+        jit = perception_jit.available()
+        visible: list[list] = [[] for _ in range(n)]
+        for team in sorted(set(teams.tolist())):
+            rows = np.flatnonzero(teams == team)
+            for other, (ids, oxs, oys) in sorted(world.seen_index(team).items()):
                 if not world.enemies(team, other) or len(ids) == 0:
                     continue
                 cells = CellIndex(oxs, oys, float(sights[rows].max()) + 1.0)
@@ -287,9 +323,7 @@ class Perception:
                             visible[i].append((dd, e, x, y))
         for v in visible:
             v.sort()
-        covers = self._cover_batch(eids, xs, ys, visible, teams)
-        allies_l = allies.tolist()
-        return [self.facts(eid, now, (visible[i], allies_l[i], covers[i])) for i, eid in enumerate(eids)]
+        return visible
 
     def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list, teams: np.ndarray) -> list:
         """Per NPC: the cover facts as ``_cover`` finds them, or None where ``_cover`` must look (the NPC stands
