@@ -25,7 +25,7 @@ import numpy as np
 from ai.batch import BatchScorer
 from ai.records import Deferred
 from ai.status import RUNNING
-from components import BrainState, Controller, Health, Memory, Position, Squad, Team
+from components import BrainState, Controller, Health, Memory, Position, Squad, Team, UnitKind
 from game import esper_rows
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
@@ -65,16 +65,16 @@ class LedgerActuator:
 class Calm:
     """Which NPCs are calm this tick (the scenario's ``calm_think_every``; docs/rules/utility.md, "Calm NPCs").
 
-    Calm: no enemy its team sees (fog of war as perception has it) stands within the largest sight range of any
-    unit kind, counted as a square round the NPC (so a circle of that radius is inside it); it has decided before
-    and was not hurt since (its memory's last hit points); and its squad's order is older than ``window`` ticks. Each
-    team's seen enemies are counted once per tick into a summed-area table of the map's tiles, so one NPC's test
-    is four lookups.
+    Calm: it sees no enemy (``Perception.sightings``: no enemy its team sees stands within its sight range with a
+    clear line, so its facts would say ``enemy_visible`` false); it has decided before and was not hurt since (its
+    memory's last hit points); and its squad's order is older than ``window`` ticks. Each team's seen enemies are
+    first counted once per tick into a summed-area table of the map's tiles: an NPC with none on the square of
+    half side its sight range round it (which holds its sight circle) sees none, in four lookups; only the others
+    are asked for their sightings, all together.
     """
 
     def __init__(self, world):
         self.world = world
-        self.reach = max(world.perception.sight.values(), default=10.0)
         self._tick = -1
         self._tables: dict[int, np.ndarray] = {}
 
@@ -97,16 +97,20 @@ class Calm:
         """Whether the NPC ``eid`` of ``team`` is calm, its squad's order window being ``window`` ticks."""
         return self.many([eid], [team], [window])[0]
 
-    def many(self, eids: list, teams: list, windows: list) -> list[bool]:
-        """``calm(eid, team, window)`` of each NPC at once: the per-NPC tests, then the square round each NPC
-        read from its team's table for all of them together."""
+    def many(self, eids: list, teams: list, windows: list, seen: dict | None = None) -> list[bool]:
+        """``calm(eid, team, window)`` of each NPC of ``eids`` (ascending ids) at once: the per-NPC tests, then
+        the square round each NPC read from its team's table for all of them together, then the sightings of
+        those with an enemy on their square. ``seen``, when given, gets those sightings by entity (the same this
+        tick as ``facts_batch`` would find: it may take them)."""
         world = self.world
         orders = world.perception.orders()
+        sight = world.perception.sight
         tick = world.tick
         n = len(eids)
         ok = [False] * n
         xs = np.zeros(n)
         ys = np.zeros(n)
+        rs = np.zeros(n)
         table = esper_rows.table()
         for k, (eid, team, window) in enumerate(zip(eids, teams, windows)):
             comps = table[eid]
@@ -120,15 +124,16 @@ class Calm:
                     continue                      # a fresh squad order
             pos = comps[Position]
             xs[k], ys[k] = pos.x, pos.y
+            rs[k] = sight.get(comps[UnitKind].kind, 10.0)
             ok[k] = True
         nav = world.nav
-        r = self.reach
         # the tiles of the square round each NPC, clipped to the map (int() of each coordinate: toward zero)
-        x0 = np.maximum(0, (xs - r).astype(np.int64))
-        x1 = np.minimum(nav.width - 1, (xs + r).astype(np.int64))
-        y0 = np.maximum(0, (ys - r).astype(np.int64))
-        y1 = np.minimum(nav.height - 1, (ys + r).astype(np.int64))
+        x0 = np.maximum(0, (xs - rs).astype(np.int64))
+        x1 = np.minimum(nav.width - 1, (xs + rs).astype(np.int64))
+        y0 = np.maximum(0, (ys - rs).astype(np.int64))
+        y1 = np.minimum(nav.height - 1, (ys + rs).astype(np.int64))
         out = [False] * n
+        look: list[int] = []                      # an enemy on the square: does it see one?
         team_of = np.array(teams, dtype=np.int64)
         asked = np.array(ok, dtype=bool)
         for team in sorted(set(t for t, good in zip(teams, ok) if good)):
@@ -137,9 +142,18 @@ class Calm:
             a, b, c, d = x0[rows], x1[rows], y0[rows], y1[rows]
             empty = (t[d + 1, b + 1] - t[c, b + 1] - t[d + 1, a] + t[c, a]) == 0
             for k, e in zip(rows.tolist(), empty.tolist()):
-                out[k] = e
+                if e:
+                    out[k] = True
+                else:
+                    look.append(k)
+        if look:
+            look.sort()
+            ids = [eids[k] for k in look]
+            for k, eid, visible in zip(look, ids, world.perception.sightings(ids)):
+                out[k] = not visible
+                if seen is not None:
+                    seen[eid] = visible
         return out
-
 
 def _score_list(selector, facts: dict, bb: dict) -> list:
     return list(selector.score_all(facts, bb).values())
@@ -238,12 +252,13 @@ class BrainSystem(Decider):
         picked = np.flatnonzero(due | urgent)
         chosen = picked.tolist()
         calm_now: set = set()
+        seen: dict = {}                     # the sightings the calm test found (facts_batch takes them)
         if calm is not None:
             # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
             windows = calm_every * np.asarray(slow, dtype=np.int64)[ranks.teams[picked]]
             ask = ~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0)
             asks = picked[ask]
-            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), windows[ask].tolist())
+            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), windows[ask].tolist(), seen)
             calm_now = {k for k, c in zip(asks.tolist(), found) if c}
         for k in chosen:
             eid, brain, team = ranks.rows[k]
@@ -267,7 +282,7 @@ class BrainSystem(Decider):
         # one pass of perception over every NPC that thinks this tick (entity order: facts depend on nothing
         # another NPC's decision changes before the ledger runs), then each brain definition's candidates scored
         # for all its NPCs at once, then each NPC decides on its row (hysteresis, emergencies, release per NPC)
-        all_facts = perception.facts_batch([t[0] for t in thinkers], now)
+        all_facts = perception.facts_batch([t[0] for t in thinkers], now, seen)
         groups: dict = {}
         for i, (_eid, brain, bdef) in enumerate(thinkers):
             if not brain.pending:

@@ -2,6 +2,8 @@
 equal to 1e-12, the same choice; and a match decides the same whichever path its brains take."""
 import math
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,19 +88,24 @@ def test_curve_arrays_follow_the_scalar_curves():
         assert all(abs(g - curve(x)) <= 1e-12 for g, x in zip(got, xs)), curve.describe()
 
 
-def test_a_match_decides_alike_on_the_batch_and_the_per_npc_path():
+@pytest.mark.parametrize("sid, ticks", [("skirmish", 240), ("army_300", 150)])
+def test_a_match_decides_alike_on_the_batch_and_the_per_npc_path(sid, ticks):
     """Every NPC decision record (choice, reason, every candidate's gates, preferences and score) and the sync
-    hash are the same whichever way the brains perceive and score."""
+    hash are the same whichever way the brains perceive and score. The army has calm NPCs: the batch takes the
+    sightings its calm test found, the per-NPC path looks again."""
+    from benchmarks.run import army_content
     from content.loader import load_content
     from game.world import World
     content = load_content()
+    if sid.startswith("army"):
+        content, sid = army_content(content, int(sid[5:]))
     out = []
     for batch in (False, True):
-        world = World(content, "skirmish", 3)
+        world = World(content, sid, 3)
         world.batch_brains = batch
         world.decisions.collect = True              # every decision of the match, not only each NPC's last two
         try:
-            world.run(240)
+            world.run(ticks)
             recs = [r.to_wire() for r in world.decisions.take() if r.kind == "npc"]
             out.append((world.summary()["sync_hash"], recs))
         finally:
