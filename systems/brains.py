@@ -258,7 +258,10 @@ class BrainSystem(Decider):
             windows = calm_every * np.asarray(slow, dtype=np.int64)[ranks.teams[picked]]
             ask = ~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0)
             asks = picked[ask]
-            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), windows[ask].tolist(), seen)
+            # an order is fresh for one ordinary period after the tick it landed: every NPC of the squad has its
+            # slot once in that time, and decides there (the order lands in the ledger after the brains' pass)
+            fresh = ranks.periods[asks] + 1
+            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), fresh.tolist(), seen)
             calm_now = {k for k, c in zip(asks.tolist(), found) if c}
         for k in chosen:
             eid, brain, team = ranks.rows[k]

@@ -318,3 +318,32 @@ def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
         assert [calm(e, t, 30) for e, t in rows[:20]] == found[:20]
     finally:
         world.close()
+
+
+def test_a_new_squad_order_keeps_its_npcs_from_calm_for_one_ordinary_period(content, monkeypatch):
+    """The order window the brains hand the calm test is each NPC's own period (its brain's ``think_every`` times
+    its team's difficulty) plus the tick the order takes to land: every NPC of the squad has its ordinary slot
+    once in that time and decides there, then may be calm again (``Calm.many`` reads the window as the test of
+    the calm definition above checks)."""
+    from benchmarks.run import army_content
+    from systems import brains as brains_module
+    scaled, sid = army_content(content, 300)
+    asked: list = []
+    real = brains_module.Calm.many
+
+    def many(self, eids, teams, windows, seen=None):
+        system = next(p for p in esper._processors if isinstance(p, brains_module.BrainSystem))
+        ranks = system._kept_ranks
+        period = dict(zip(ranks.ids.tolist(), ranks.periods.tolist()))
+        asked.append(all(w == period[e] + 1 for e, w in zip(eids, windows)) and len(eids) > 0)
+        return real(self, eids, teams, windows, seen)
+
+    monkeypatch.setattr(brains_module.Calm, "many", many)
+    world = World(scaled, sid, 1)
+    try:
+        world.run(60)
+        assert len(asked) > 30 and all(asked)
+        assert {p for p in world.think_every} == {1}
+        assert next(p for p in esper._processors if isinstance(p, brains_module.BrainSystem))._kept_ranks.periods.max() == 6
+    finally:
+        world.close()
