@@ -77,8 +77,8 @@ def test_a_match_decides_alike_with_and_without_the_compiled_queries(monkeypatch
         facts = []
         monkeypatch.setattr(perception_jit, "available", lambda jit=jit: jit)
 
-        def kept(self, eids, now, _facts=facts):
-            got = real(self, eids, now)
+        def kept(self, eids, now, seen=None, _facts=facts):
+            got = real(self, eids, now, seen)
             _facts.extend(got)
             return got
         monkeypatch.setattr(Perception, "facts_batch", kept)
