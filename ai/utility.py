@@ -451,7 +451,7 @@ class ModeSelector:
                 best_id, best = cid, s.score
         return best_id
 
-    def decide(self, facts: dict, current: str | None = None, held: float = 0.0, status: str = RUNNING,
+    def decide(self, facts: dict, current: str | None = None, held: float = 0.0, status: int = RUNNING,
                status_reason: str = "", bb: dict | None = None, exclude=(), scores: dict | None = None) -> Decision:
         """Pick the mode for now.
 
