@@ -204,6 +204,7 @@ class Memory:
     hurt_at: float = -1e9          # game seconds hit points last dropped
     ignore_intel_before: float = -1e9   # team sightings up to this time were checked and found empty
     recon_done: bool = False       # the enemy's starting ground has been scouted
+    order_seen: int = -1           # the tick its squad's order was given, as it last perceived it (a newer is news)
 
 
 ALL_COMPONENTS: tuple[type, ...] = (

@@ -362,9 +362,9 @@ class ScenarioDef(Strict):
     calm_think_every: int = Field(
         default=0, ge=0, le=300,
         description="level of detail for big battles: an NPC that sees no enemy (within its sight and in line of "
-                    "sight, as its facts would say), that was not hurt since it last decided and whose squad's order "
-                    "is not fresh (one ordinary period old) decides only every this many ticks instead of its "
-                    "brain's think_every (0: off; docs/rules/utility.md, 'Calm NPCs')")
+                    "sight, as its facts would say), that was not hurt since it last decided and that has perceived its "
+                    "squad's latest order decides only every this many ticks instead of its brain's think_every (0: "
+                    "off; docs/rules/utility.md, 'Calm NPCs')")
     teams: list[TeamDef] = Field(min_length=2, max_length=8, description="the teams, team 0 first")
 
 

@@ -43,7 +43,9 @@ from saves.snapshot import check_snapshot, restore_world, snapshot_state, world_
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
 MAX_FILE = 1 << 30              # the largest replay read
-REPLAY_VERSION = 4              # 4: keyframes are version-3 snapshots (fog of war); commander records say what they knew
+#: 5: keyframes are version-4 snapshots (a memory keeps its squad order); 4: version-3 ones (fog of war), and
+#: commander records say what they knew
+REPLAY_VERSION = 5
 
 
 class ReplayRecorder:

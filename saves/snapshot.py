@@ -23,7 +23,9 @@ from saves.schema import SNAPSHOT, WORLD
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
 MAX_SNAPSHOT = 256 << 20       # the largest snapshot file read
-SNAPSHOT_VERSION = 3            # 3: the world state has a fog part (game/fog.py); 2: a brain's mode status is an int
+#: 4: a memory keeps the squad order it last perceived; 3: the world state has a fog part (game/fog.py); 2: a
+#: brain's mode status is an int
+SNAPSHOT_VERSION = 4
 
 
 def decider_state(world) -> dict:

@@ -67,7 +67,8 @@ class Calm:
 
     Calm: it sees no enemy (``Perception.sightings``: no enemy its team sees stands within its sight range with a
     clear line, so its facts would say ``enemy_visible`` false); it has decided before and was not hurt since (its
-    memory's last hit points); and its squad's order is older than ``window`` ticks. Each team's seen enemies are
+    memory's last hit points); and it has perceived its squad's order (its memory's ``order_seen`` is the order's
+    ``since``: a new order keeps it from calm until it has decided once). Each team's seen enemies are
     first counted once per tick into a summed-area table of the map's tiles: an NPC with none on the square of
     half side its sight range round it (which holds its sight circle) sees none, in four lookups; only the others
     are asked for their sightings, all together.
@@ -93,26 +94,25 @@ class Calm:
             table = self._tables[team] = table.cumsum(axis=0).cumsum(axis=1)
         return table
 
-    def __call__(self, eid: int, team: int, window: int) -> bool:
-        """Whether the NPC ``eid`` of ``team`` is calm, its squad's order window being ``window`` ticks."""
-        return self.many([eid], [team], [window])[0]
+    def __call__(self, eid: int, team: int) -> bool:
+        """Whether the NPC ``eid`` of ``team`` is calm."""
+        return self.many([eid], [team])[0]
 
-    def many(self, eids: list, teams: list, windows: list, seen: dict | None = None) -> list[bool]:
-        """``calm(eid, team, window)`` of each NPC of ``eids`` (ascending ids) at once: the per-NPC tests, then
+    def many(self, eids: list, teams: list, seen: dict | None = None) -> list[bool]:
+        """``calm(eid, team)`` of each NPC of ``eids`` (ascending ids) at once: the per-NPC tests, then
         the square round each NPC read from its team's table for all of them together, then the sightings of
         those with an enemy on their square. ``seen``, when given, gets those sightings by entity (the same this
         tick as ``facts_batch`` would find: it may take them)."""
         world = self.world
         orders = world.perception.orders()
         sight = world.perception.sight
-        tick = world.tick
         n = len(eids)
         ok = [False] * n
         xs = np.zeros(n)
         ys = np.zeros(n)
         rs = np.zeros(n)
         table = esper_rows.table()
-        for k, (eid, team, window) in enumerate(zip(eids, teams, windows)):
+        for k, (eid, team) in enumerate(zip(eids, teams)):
             comps = table[eid]
             mem = comps[Memory]
             if mem.last_hp < 0 or comps[Health].hp < mem.last_hp:
@@ -120,8 +120,8 @@ class Calm:
             squad = comps.get(Squad)
             if squad is not None:
                 order = orders.get((team, squad.squad))
-                if order is not None and order.since >= 0 and order.since > tick - window:
-                    continue                      # a fresh squad order
+                if order is not None and order.since > mem.order_seen:
+                    continue                      # a squad order it has not perceived yet
             pos = comps[Position]
             xs[k], ys[k] = pos.x, pos.y
             rs[k] = sight.get(comps[UnitKind].kind, 10.0)
@@ -154,6 +154,7 @@ class Calm:
                 if seen is not None:
                     seen[eid] = visible
         return out
+
 
 def _score_list(selector, facts: dict, bb: dict) -> list:
     return list(selector.score_all(facts, bb).values())
@@ -258,10 +259,7 @@ class BrainSystem(Decider):
             windows = calm_every * np.asarray(slow, dtype=np.int64)[ranks.teams[picked]]
             ask = ~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0)
             asks = picked[ask]
-            # an order is fresh for one ordinary period after the tick it landed: every NPC of the squad has its
-            # slot once in that time, and decides there (the order lands in the ledger after the brains' pass)
-            fresh = ranks.periods[asks] + 1
-            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), fresh.tolist(), seen)
+            found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), seen)
             calm_now = {k for k, c in zip(asks.tolist(), found) if c}
         for k in chosen:
             eid, brain, team = ranks.rows[k]

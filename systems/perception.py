@@ -486,7 +486,7 @@ class Perception:
             f["search_distance"] = INF
 
         # -- the squad's order ------------------------------------------------------------------------------------
-        self._intent(f, eid, team, x, y, comps.get(Squad))
+        self._intent(f, eid, team, x, y, comps.get(Squad), mem)
         # -- cover ------------------------------------------------------------------------------------------------
         if cover is None:
             self._cover(f, eid, x, y, tx, ty, in_cover, visible)
@@ -566,8 +566,10 @@ class Perception:
         lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
         return bisect_left(self._squad_id_list, eid, lo, hi) - lo
 
-    def _intent(self, f: dict, eid: int, team: int, x: float, y: float, squad: Squad | None) -> None:
+    def _intent(self, f: dict, eid: int, team: int, x: float, y: float, squad: Squad | None, mem: Memory) -> None:
         order = self.orders().get((team, squad.squad)) if squad is not None else None
+        if order is not None:
+            mem.order_seen = order.since          # perceived: the calm test waits for a newer one (systems/brains.py)
         if order is None or order.kind == "none":
             f["intent_known"] = False
             f["intent_distance"] = INF

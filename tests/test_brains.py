@@ -4,7 +4,7 @@ import collections
 import esper
 import pytest
 
-from components import BrainState, Health, Position, Squad, Team
+from components import BrainState, Health, Position, Squad, SquadOrder, Team
 from game.ledger import CANCELLED
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
@@ -170,21 +170,23 @@ def _calm_world(make_world, every: int):
 
 
 def test_a_calm_npc_is_one_that_sees_no_enemy_near_was_not_hurt_and_has_no_fresh_order(make_world):
+    from components import Memory
     from systems.brains import Calm
     world, near, far = _calm_world(make_world, 30)
     world.run(8)                                           # each has decided once
     world.activate()
     calm = Calm(world)
-    assert calm(far, 0, 30) is True and calm(near, 0, 30) is False     # Red's rifleman is in the near one's sight
+    assert calm(far, 0) is True and calm(near, 0) is False     # Red's rifleman is in the near one's sight
     esper.component_for_entity(far, Health).hp -= 1.0      # hurt since it last decided
-    assert not calm(far, 0, 30)
+    assert not calm(far, 0)
     esper.component_for_entity(far, Health).hp += 1.0
     order = world.perception.orders().get((0, esper.component_for_entity(far, Squad).squad))
-    if order is not None:                                  # a squad with an order from this tick: not calm
-        order.since = world.tick
-        assert not calm(far, 0, 30)
-        order.since = world.tick - 30
-        assert calm(far, 0, 30)
+    if order is not None:                                  # a squad order it has not perceived: not calm
+        mem = esper.component_for_entity(far, Memory)
+        order.since = mem.order_seen + 1
+        assert not calm(far, 0)
+        mem.order_seen = order.since                       # it decided since (perception notes the order)
+        assert calm(far, 0)
 
 
 def test_calm_npcs_decide_once_per_calm_period_and_the_others_at_their_brains_rate(make_world):
@@ -286,7 +288,7 @@ def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
         rows = sorted((e, t.team) for e, (_b, t) in esper.get_components(BrainState, Team))
         esper.component_for_entity(rows[0][0], Health).hp -= 1.0          # one hurt since it last decided
         seen: dict = {}
-        found = calm.many([e for e, _t in rows], [t for _e, t in rows], [30] * len(rows), seen)
+        found = calm.many([e for e, _t in rows], [t for _e, t in rows], seen)
         want = []
         on_square = 0                          # calm with a seen enemy on its square (out of sight or walled off)
         for eid, team in rows:
@@ -295,7 +297,7 @@ def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
                 want.append(False)
                 continue
             order = world.perception.orders().get((team, esper.component_for_entity(eid, Squad).squad))
-            if order is not None and 0 <= order.since and order.since > world.tick - 30:
+            if order is not None and order.since > mem.order_seen:
                 want.append(False)
                 continue
             pos = esper.component_for_entity(eid, Position)
@@ -315,35 +317,46 @@ def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
         assert found == want
         assert found[0] is False and 10 < sum(found) < len(found)
         assert sum(1 for f in found if not f) >= 3 and on_square >= 1
-        assert [calm(e, t, 30) for e, t in rows[:20]] == found[:20]
+        assert [calm(e, t) for e, t in rows[:20]] == found[:20]
     finally:
         world.close()
 
 
-def test_a_new_squad_order_keeps_its_npcs_from_calm_for_one_ordinary_period(content, monkeypatch):
-    """The order window the brains hand the calm test is each NPC's own period (its brain's ``think_every`` times
-    its team's difficulty) plus the tick the order takes to land: every NPC of the squad has its ordinary slot
-    once in that time and decides there, then may be calm again (``Calm.many`` reads the window as the test of
-    the calm definition above checks)."""
+def test_a_new_squad_order_keeps_its_npcs_from_calm_until_each_has_perceived_it(content, monkeypatch):
+    """In an army match (deaths shift the NPCs' stagger slots), no NPC is ever judged calm while its squad has an
+    order it has not perceived, and every NPC of a squad given a new order perceives it (decides, its memory noting
+    the order) before it is calm again; orders do come and NPCs are kept from calm by them."""
     from benchmarks.run import army_content
+    from components import Memory
     from systems import brains as brains_module
     scaled, sid = army_content(content, 300)
-    asked: list = []
+    held = []                                   # NPCs the rule kept from calm (an order not yet perceived)
+    judged = []
     real = brains_module.Calm.many
 
-    def many(self, eids, teams, windows, seen=None):
-        system = next(p for p in esper._processors if isinstance(p, brains_module.BrainSystem))
-        ranks = system._kept_ranks
-        period = dict(zip(ranks.ids.tolist(), ranks.periods.tolist()))
-        asked.append(all(w == period[e] + 1 for e, w in zip(eids, windows)) and len(eids) > 0)
-        return real(self, eids, teams, windows, seen)
+    def many(self, eids, teams, seen=None):
+        out = real(self, eids, teams, seen)
+        orders = self.world.perception.orders()
+        for eid, team, calm in zip(eids, teams, out):
+            order = orders.get((team, esper.component_for_entity(eid, Squad).squad))
+            mem = esper.component_for_entity(eid, Memory)
+            news = order is not None and order.since > mem.order_seen
+            assert not (calm and news), f"NPC {eid} judged calm with an order it has not perceived"
+            since = order.since if order is not None else None
+            if news:
+                held.append((eid, since))
+            if calm:
+                judged.append((eid, since))
+        return out
 
     monkeypatch.setattr(brains_module.Calm, "many", many)
-    world = World(scaled, sid, 1)
+    world = World(scaled, sid, 4)
     try:
-        world.run(60)
-        assert len(asked) > 30 and all(asked)
-        assert {p for p in world.think_every} == {1}
-        assert next(p for p in esper._processors if isinstance(p, brains_module.BrainSystem))._kept_ranks.periods.max() == 6
+        world.run(400)
+        world.activate()
+        assert len(held) > 50 and len(judged) > 1000
+        assert len(set(held) & set(judged)) > 20     # kept from calm by an order, then calm under that same order
+        given = [o.since for _e, o in esper.get_component(SquadOrder) if o.since >= 0]
+        assert len(given) > 4 and max(given) > 100
     finally:
         world.close()
