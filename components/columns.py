@@ -10,6 +10,7 @@ encoding and decoding fast (one bytes object per numeric column).
 from __future__ import annotations
 
 import math
+from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 
@@ -50,8 +51,9 @@ def encode_columns(cls: type, items: list[tuple[int, object]]) -> list:
     return [ids, cols]
 
 
-def decode_columns(name: str, column, registry: dict = REGISTRY) -> list[tuple[int, object]]:
-    """Inverse of encode_columns; ValueError on any malformed column."""
+def decode_columns(name: str, column, registry: dict = REGISTRY, pad: bool = False) -> list[tuple[int, object]]:
+    """Inverse of encode_columns; ValueError on any malformed column. ``pad``: a column with fewer field columns
+    than the class has fields (written before the last fields were added) gets their defaults (``--force``)."""
     cls = registry.get(name)
     if cls is None:
         raise ValueError(f"unknown component '{name}'")
@@ -63,7 +65,8 @@ def decode_columns(name: str, column, registry: dict = REGISTRY) -> list[tuple[i
         raise ValueError(f"component column '{name}' has a bad id list")
     ids = np.frombuffer(raw_ids, dtype="<i8").tolist()
     kinds = FIELD_TYPES[cls]
-    if len(cols) != len(kinds):
+    missing = dataclass_fields(cls)[len(cols):] if pad and len(cols) < len(kinds) else None
+    if len(cols) != len(kinds) and missing is None:
         raise ValueError(f"{name} needs {len(kinds)} field columns, got {len(cols)}")
     values = []
     for kind, col in zip(kinds, cols):
@@ -82,6 +85,8 @@ def decode_columns(name: str, column, registry: dict = REGISTRY) -> list[tuple[i
                 values.append([bool(v) for v in arr.tolist()])
             else:
                 values.append(arr.tolist())
+    for f in missing or ():
+        values.append([f.default_factory() if f.default is MISSING else f.default for _ in ids])
     out = []
     for eid, row in zip(ids, zip(*values) if values else ()):
         out.append((eid, from_row(cls, list(row))))

@@ -188,7 +188,7 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
             restore(world, parts)
         except ValueError as exc:
             raise SaveError(path, f"{where}world.{exc}") from None
-        _restore_deciders(path, world, state.get("deciders"), where)
+        _restore_deciders(path, world, state.get("deciders"), where, pad=force)
         if check_hash:
             saved = state.get("sync_hash")
             if any(cls.__name__ in parts.components for cls in DECIDER_FIELDS):
@@ -204,9 +204,10 @@ def restore_world(path, state, content, *, force: bool = False, check_hash: bool
     return world
 
 
-def _restore_deciders(path, world, deciders, where: str = "") -> None:
+def _restore_deciders(path, world, deciders, where: str = "", pad: bool = False) -> None:
     """Brains, memories, team intel, planned strategies' plans and decider fields; they must belong to entities
-    that exist (with the component, for a field), name known brains and postures of the team's strategy profile."""
+    that exist (with the component, for a field), name known brains and postures of the team's strategy profile.
+    ``pad`` (``--force``): a brain or memory written before its last fields were added takes their defaults."""
     if deciders is None:
         return                                   # a snapshot without deciders: they start afresh
     expect(path, deciders, dict, "deciders")
@@ -219,7 +220,7 @@ def _restore_deciders(path, world, deciders, where: str = "") -> None:
     world.intel = [[float(v) for v in i] for i in intel]
     for name, column in comps.items():
         try:
-            decoded = decode_columns(name, column, DECIDER_REGISTRY)
+            decoded = decode_columns(name, column, DECIDER_REGISTRY, pad)   # --force: an older memory's defaults
         except (TypeError, ValueError) as exc:
             raise SaveError(path, f"{where}decider component {name}: {exc}") from None
         for eid, comp in decoded:

@@ -169,7 +169,7 @@ def _calm_world(make_world, every: int):
     return world, near, far
 
 
-def test_a_calm_npc_is_one_that_sees_no_enemy_near_was_not_hurt_and_has_no_fresh_order(make_world):
+def test_a_calm_npc_is_one_that_sees_no_enemy_near_was_not_hurt_and_has_perceived_its_squads_order(make_world):
     from components import Memory
     from systems.brains import Calm
     world, near, far = _calm_world(make_world, 30)

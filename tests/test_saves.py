@@ -246,3 +246,71 @@ def test_snapshot_of_1000_units_is_compact(content):
         world.close()
     assert len(data) <= 100 * 1024
     assert struct.unpack_from("<I", data, 9)[0] == len(data) - 8 - HEADER.size
+
+
+def test_an_army_snapshot_keeps_what_its_calm_npcs_remember(content, tmp_path):
+    """An army (calm NPCs on) saved mid-match goes on as if never stopped: the NPCs' memories, with the squad order
+    each last perceived (``Memory.order_seen``, which the calm test reads), are restored; a memory reset on load
+    would make some NPC decide on another tick and move the hash."""
+    import esper
+
+    from benchmarks.run import army_content
+    from components import Memory
+    scaled, sid = army_content(content, 300)
+    world = World(scaled, sid, 2)
+    world.run(160)
+    path = tmp_path / "army.rtssave"
+    save_snapshot(world, path)
+    world.activate()
+    kept = sorted((e, m.order_seen) for e, m in esper.get_component(Memory))
+    loaded = load_snapshot(path, scaled)
+    try:
+        loaded.activate()
+        assert sorted((e, m.order_seen) for e, m in esper.get_component(Memory)) == kept
+        assert sum(seen >= 0 for _e, seen in kept) > 100             # the orders were perceived
+        world.run(140)
+        loaded.run(140)
+        assert sync_hash(loaded) == sync_hash(world)
+    finally:
+        world.close()
+        loaded.close()
+
+
+def test_an_older_snapshot_loads_with_force_its_memories_taking_the_new_fields_defaults(content, tmp_path):
+    """A format-3 snapshot (its memories without ``order_seen``) is refused in one line, and with ``--force``
+    loads, every memory's ``order_seen`` at its default (-1: the NPC notices its squad's order when it next
+    decides; missing trailing fields take their defaults); a column with more fields than the class is refused."""
+    import esper
+
+    from components import Memory
+    from saves.snapshot import SNAPSHOT_VERSION
+    world = World(content, "skirmish", 1)
+    world.run(30)
+    state_bytes = encode_snapshot(world)
+    world.close()
+    body = msgpack.unpackb(zlib.decompress(state_bytes[len(SNAPSHOT_MAGIC) + HEADER.size:]))
+    memory = body["deciders"]["components"]["Memory"]
+    assert len(memory[1]) == 8
+    memory[1] = memory[1][:7]                         # as format 3 wrote it
+    body["format"] = SNAPSHOT_VERSION - 1
+
+    def write(name, state):
+        raw = zlib.compress(msgpack.packb(state, use_bin_type=True))
+        path = tmp_path / name
+        path.write_bytes(SNAPSHOT_MAGIC + HEADER.pack(b"S", len(raw), zlib.crc32(raw)) + raw)
+        return path
+
+    old = write("old.rtssave", body)
+    with pytest.raises(SaveError, match="format 3 is not supported"):
+        load_snapshot(old, content)
+    loaded = load_snapshot(old, content, force=True)
+    try:
+        loaded.activate()
+        mems = [m for _e, m in esper.get_component(Memory)]
+        assert mems and all(m.order_seen == -1 for m in mems) and any(m.last_hp >= 0 for m in mems)
+        loaded.run(30)
+    finally:
+        loaded.close()
+    memory[1] = memory[1][:7] + [memory[1][6], memory[1][6]]     # more columns than fields: refused, forced or not
+    with pytest.raises(SaveError, match="Memory needs 8 field columns, got 9"):
+        load_snapshot(write("odd.rtssave", body), content, force=True)
