@@ -29,6 +29,7 @@ from components import BrainState, Controller, Health, Memory, Position, Squad, 
 from game import esper_rows
 from game.ledger import OUTCOME, TERMINAL
 from systems.base import Decider
+from systems.perception import DEFAULT_SIGHT
 
 _first = itemgetter(0)
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
@@ -124,7 +125,7 @@ class Calm:
                     continue                      # a squad order it has not perceived yet
             pos = comps[Position]
             xs[k], ys[k] = pos.x, pos.y
-            rs[k] = sight.get(comps[UnitKind].kind, 10.0)
+            rs[k] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
             ok[k] = True
         nav = world.nav
         # the tiles of the square round each NPC, clipped to the map (int() of each coordinate: toward zero)

@@ -32,6 +32,7 @@ INF = math.inf
 _first = itemgetter(0)
 LOS_CHECKS = 6            # enemies in sight range whose line of sight is checked, nearest first
 ALLY_RADIUS = 6.0
+DEFAULT_SIGHT = 10.0      # tiles: the sight of a unit kind the content does not list (the calm test reads it too)
 COVER_RADIUS = 20.0
 SEARCH_MEMORY = 15.0      # seconds a sighting stays worth searching
 ARRIVED = 2.5             # tiles: close enough to a search point to call it checked
@@ -280,7 +281,7 @@ class Perception:
             pos = comps[Position]
             xs[i], ys[i] = pos.x, pos.y
             teams[i] = comps[Team].team
-            sights[i] = sight.get(comps[UnitKind].kind, 10.0)
+            sights[i] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
         return xs, ys, teams, sights
 
     def _visible(self, xs: np.ndarray, ys: np.ndarray, teams: np.ndarray, sights: np.ndarray) -> list[list]:
@@ -510,7 +511,7 @@ class Perception:
         world = self.world
         nav = world.nav
         index = world.seen_index(team)            # under fog of war: only the enemies the team sees now
-        sight = self.sight.get(kind, 10.0)
+        sight = self.sight.get(kind, DEFAULT_SIGHT)
         visible = []
         for other, (ids, xs, ys) in sorted(index.items()):
             if not world.enemies(team, other) or len(ids) == 0:
