@@ -317,14 +317,14 @@ class World:
         if self._index_tick != self.tick:
             rows = esper.get_components(Team, Position, Health, UnitKind)
             kept = self._index_rows[0]
-            if esper_rows.unchanged(rows, kept):      # who is where in the table: until a unit comes or goes
+            dead = esper_rows.dead_since(rows, kept, self._index_by_id)
+            if dead == []:                             # who is where in the table: until a unit comes or goes
                 pass
-            elif esper_rows.only_left(rows, kept, self._index_by_id):
+            elif dead is not None:
                 # only units left: the groups less the dead
-                alive = np.fromiter(map(itemgetter(0), rows), np.int64, len(rows))
                 groups = {}
                 for team, (ids, positions) in self._index_rows[1].items():
-                    keep = np.isin(ids, alive)
+                    keep = esper_rows.survivors(ids, dead)
                     groups[team] = (ids[keep], list(itertools.compress(positions, keep.tolist())))
                 self._index_rows = (rows, groups)
             else:

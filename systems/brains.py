@@ -182,15 +182,14 @@ class _Ranks:
             mine = self.teams == team
             self.slots[mine] = np.arange(int(mine.sum()))
 
-    def without_dead(self, source: list) -> "_Ranks":
-        """These ranks for ``source``, the rows of the same query after entities left (and nothing else changed):
-        the survivors in the same order, their slots counted again. The old ranks give up their table by entity
-        (the dead taken out of it in place): they are not used again."""
-        alive = np.fromiter(map(_first, source), np.int64, len(source))
+    def without_dead(self, source: list, dead: list) -> "_Ranks":
+        """These ranks for ``source``, the rows of the same query after the entities ``dead`` left (and nothing else
+        changed): the survivors in the same order, their slots counted again. The old ranks give up their table by
+        entity (the dead taken out of it in place): they are not used again."""
         by_id = self.by_id
-        for eid in np.setdiff1d(np.fromiter(by_id, np.int64, len(by_id)), alive, assume_unique=True).tolist():
-            del by_id[eid]
-        keep = np.isin(self.ids, alive, assume_unique=True)
+        for eid in dead:
+            by_id.pop(eid, None)
+        keep = esper_rows.survivors(self.ids, dead)
         flags = keep.tolist()
         return _Ranks(self.key, source, list(compress(self.rows, flags)), self.teams[keep], self.periods[keep],
                       by_id, list(compress(self.brains, flags)))
@@ -212,10 +211,11 @@ class BrainSystem(Decider):
         key = (id(brains), tuple((b, id(d), d.think_every) for b, d in brains.items()), tuple(world.think_every))
         kept = self._kept_ranks
         if kept is not None and kept.key == key:
-            if esper_rows.unchanged(rows, kept.source):
+            dead = esper_rows.dead_since(rows, kept.source, kept.by_id)
+            if dead == []:
                 return kept
-            if esper_rows.only_left(rows, kept.source, kept.by_id):
-                self._kept_ranks = kept.without_dead(rows)
+            if dead is not None:
+                self._kept_ranks = kept.without_dead(rows, dead)
                 return self._kept_ranks
         # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks
         # (an entity id offset would not: the other team's ids are shifted by the first team's count)

@@ -537,10 +537,11 @@ class Perception:
             # until the rows change: when units only died (esper_rows hands out the survivors' rows unchanged) the
             # dead are taken out; when a unit came or was put in another squad (a new Squad component: nothing
             # changes a Team or Squad in place) they are grouped afresh
-            if esper_rows.unchanged(rows, kept):
+            dead = esper_rows.dead_since(rows, kept, self._slot_by_id)
+            if dead == []:
                 pass
-            elif esper_rows.only_left(rows, kept, self._slot_by_id):
-                alive = np.isin(self._squad_ids, np.fromiter(map(_first, rows), np.int64, len(rows)))
+            elif dead is not None:
+                alive = esper_rows.survivors(self._squad_ids, dead)
                 self._squad_rows(self._squad_codes[alive], self._squad_ids[alive])
                 self._slot_rows = rows
             else:
