@@ -26,18 +26,17 @@ def sides(world) -> list[int]:
 
 def standing_teams(world) -> list[bool]:
     """Per team: does it still stand (a unit or a building; under the headquarters rule, and a headquarters).
-    Kept while esper hands out the same cached unit and building rows (none came or went: ``World.kept``)."""
+    Kept while esper hands out the same cached unit and building rows (none came or went: ``World.kept``); the
+    units are ``World.alive_per_team``'s counts (after deaths alone, the dead taken off)."""
     world.activate()
     units = esper.get_components(Team, Health, UnitKind)
     buildings = esper.get_components(Team, Building)
 
     def standing() -> tuple[bool, ...]:
         n = len(world.scenario.teams)
-        has_unit = [False] * n
+        has_unit = [count > 0 for count in world.alive_per_team()]
         has_building = [False] * n
         has_hq = [False] * n
-        for _eid, (team, _h, _k) in units:
-            has_unit[team.team] = True
         defs = world.content.buildings
         for _eid, (team, b) in buildings:
             has_building[team.team] = True

@@ -95,6 +95,10 @@ class World:
         #: walks on a current route without reading them, and this says which of them to read again (derived:
         #: not world state)
         self.stopped_movers: set[int] = set()
+        #: entities whose brain the inbox woke since the BrainSystem last looked (``BrainInboxSystem``): it keeps
+        #: which NPCs must decide at once between ticks instead of reading every brain (derived: not world state;
+        #: a snapshot's brains keep their wake flags, read in full when the ranks are counted)
+        self.woken_brains: list[int] = []
         #: k -> the map cut into k regions (systems/commander.py; static per map)
         self.region_cuts: dict = {}
         #: [tick, content hash] for every hot reload applied to this match (game/hotreload.py)
@@ -270,12 +274,26 @@ class World:
         return self.sides[team] != self.sides[other]
 
     def alive_per_team(self) -> list[int]:
-        """Living units per team (buildings are not counted)."""
+        """Living units per team (buildings are not counted). Counted in full when a unit came or a component was
+        replaced; after deaths alone the dead are taken off their teams' counts (``esper_rows.dead_since``)."""
         self.activate()
+        rows = esper.get_components(Team, Health, UnitKind)
+        kept = self._kept.get("alive_per_team")
+        if kept is not None:
+            source, by_id, counts = kept
+            dead = esper_rows.dead_since(rows, source, by_id)
+            if dead is not None:
+                if dead:
+                    counts = list(counts)
+                    for eid in dead:
+                        counts[by_id.pop(eid)[1][0].team] -= 1
+                    self._kept["alive_per_team"] = (rows, by_id, counts)
+                return list(counts)
         counts = [0] * len(self.scenario.teams)
-        for _eid, (team, _health, _kind) in esper.get_components(Team, Health, UnitKind):
+        for _eid, (team, _health, _kind) in rows:
             counts[team.team] += 1
-        return counts
+        self._kept["alive_per_team"] = (rows, dict(zip(map(itemgetter(0), rows), rows)), counts)
+        return list(counts)
 
     def buildings_per_team(self) -> list[int]:
         self.activate()

@@ -161,14 +161,22 @@ def _score_list(selector, facts: dict, bb: dict) -> list:
     return list(selector.score_all(facts, bb).values())
 
 
+def _must_decide(brain) -> bool:
+    """Whether an NPC decides whatever its slot: woken (an action of its ended), a switch waiting for a release,
+    or its mode not RUNNING."""
+    return brain.wake or brain.pending or brain.status != RUNNING
+
+
 class _Ranks:
     """The NPCs with a brain, ascending entity id: their rows (entity, BrainState, Team), BrainStates, teams, stagger
     slots (the rank among the team's NPCs) and periods (``think_every`` times the team's difficulty), as arrays;
-    ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity."""
-    __slots__ = ("key", "source", "by_id", "rows", "ids", "brains", "teams", "slots", "periods")
+    ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity. ``urgent``: which
+    must decide whatever their slot (``_must_decide``), read from every brain when the ranks are counted, then kept
+    where it changes: the inbox's wakes (``World.woken_brains``) and each decision."""
+    __slots__ = ("key", "source", "by_id", "rows", "ids", "brains", "teams", "slots", "periods", "urgent")
 
     def __init__(self, key, source: list, rows: list, teams, periods, by_id: dict | None = None,
-                 brains: list | None = None):
+                 brains: list | None = None, urgent: np.ndarray | None = None):
         self.key = key
         self.source = source
         self.by_id = dict(zip(map(_first, source), source)) if by_id is None else by_id
@@ -177,6 +185,7 @@ class _Ranks:
         self.brains = [r[1] for r in rows] if brains is None else brains
         self.teams = np.asarray(teams, dtype=np.int64)
         self.periods = np.asarray(periods, dtype=np.int64)
+        self.urgent = np.fromiter(map(_must_decide, self.brains), bool, len(self.brains)) if urgent is None else urgent
         self.slots = np.zeros(len(rows), dtype=np.int64)
         for team in np.unique(self.teams).tolist():
             mine = self.teams == team
@@ -192,7 +201,17 @@ class _Ranks:
         keep = esper_rows.survivors(self.ids, dead)
         flags = keep.tolist()
         return _Ranks(self.key, source, list(compress(self.rows, flags)), self.teams[keep], self.periods[keep],
-                      by_id, list(compress(self.brains, flags)))
+                      by_id, list(compress(self.brains, flags)), self.urgent[keep])
+
+    def wake(self, eids: list) -> None:
+        """Mark the NPCs ``eids`` (the inbox woke them) as urgent; an entity not among them is passed over."""
+        if not eids:
+            return
+        at = np.searchsorted(self.ids, eids)
+        ok = at < len(self.ids)
+        at = at[ok]
+        at = at[self.ids[at] == np.asarray(eids, dtype=np.int64)[ok]]
+        self.urgent[at] = True
 
 
 class BrainSystem(Decider):
@@ -247,13 +266,16 @@ class BrainSystem(Decider):
             calm = self._calm
         thinkers = []
         ranks = self._ranks(world)
+        ranks.wake(world.woken_brains)
+        world.woken_brains.clear()
         # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken (an action
         # ended, a switch waits, the mode is not RUNNING); the slot test is one array operation over every NPC
         due = (ranks.slots + tick) % ranks.periods == 0
-        urgent = np.array([b.wake or b.pending or b.status != RUNNING for b in ranks.brains], dtype=bool)
+        urgent = ranks.urgent.copy()
         picked = np.flatnonzero(due | urgent)
         chosen = picked.tolist()
         calm_now: set = set()
+        decided: list = []                  # the ranks of those that decide (their urgency is read again after)
         seen: dict = {}                     # the sightings the calm test found (facts_batch takes them)
         if calm is not None:
             # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
@@ -268,6 +290,7 @@ class BrainSystem(Decider):
             if bdef is None or k in calm_now:
                 continue
             brain.wake = False
+            decided.append(k)
             inbox = brain.inbox
             if inbox and any(tick - e[3] > INBOX_TICKS for e in inbox):     # (a new list only when one expires)
                 brain.inbox = [e for e in inbox if tick - e[3] <= INBOX_TICKS]
@@ -279,8 +302,18 @@ class BrainSystem(Decider):
                 log.add(rec)
                 continue
             thinkers.append((eid, brain, bdef))
-        if not thinkers:
-            return
+        if thinkers:
+            self._decide(world, thinkers, now, seen)
+        urgent = ranks.urgent
+        brains_of = ranks.brains
+        for k in decided:                   # (not woken any more; a switch may wait, a mode may have ended)
+            urgent[k] = _must_decide(brains_of[k])
+
+    def _decide(self, world, thinkers: list, now: float, seen: dict) -> None:
+        """The batched decisions of ``thinkers`` (entity, BrainState, brain definition), ascending ids."""
+        perception = world.perception
+        log = world.decisions
+        tick = world.tick
         # one pass of perception over every NPC that thinks this tick (entity order: facts depend on nothing
         # another NPC's decision changes before the ledger runs), then each brain definition's candidates scored
         # for all its NPCs at once, then each NPC decides on its row (hysteresis, emergencies, release per NPC)
@@ -330,3 +363,4 @@ class BrainInboxSystem(Decider):
                 continue
             brain.inbox.append([aid, state, reason, tick])
             brain.wake = True
+            world.woken_brains.append(action.actor)

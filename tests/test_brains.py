@@ -211,7 +211,8 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
     from systems.brains import BrainSystem
     pruned = []
     real = brains_module._Ranks.without_dead
-    monkeypatch.setattr(brains_module._Ranks, "without_dead", lambda self, src: pruned.append(1) or real(self, src))
+    monkeypatch.setattr(brains_module._Ranks, "without_dead",
+                        lambda self, src, dead: pruned.append(dead) or real(self, src, dead))
     scaled, sid = scaled_content(content, 300, ai="brain")
     world = World(scaled, sid, 1)
     try:
@@ -229,7 +230,7 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
             assert kept.slots.tolist() == fresh.slots.tolist() and kept.periods.tolist() == fresh.periods.tolist()
             assert kept.ids.tolist() == fresh.ids.tolist() and kept.teams.tolist() == fresh.teams.tolist()
             assert all(a is b for a, b in zip(kept.brains, fresh.brains)) and len(kept.brains) == len(fresh.brains)
-            assert kept.by_id == fresh.by_id
+            assert kept.by_id == fresh.by_id and kept.urgent.tolist() == fresh.urgent.tolist()
             index = {t: (ids.tolist(), xs.tolist(), ys.tolist()) for t, (ids, xs, ys) in world.team_index().items()}
             world._index_rows = (None, {})
             world._index_tick = -1
@@ -248,7 +249,7 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
                 counted[key] += 1
             assert max(ranks.values()) > 3
             assert min(np.bincount(kept.teams)) > 100 and kept.slots.max() > 100
-        assert len(pruned) == 3
+        assert len(pruned) == 3 and all(pruned)          # each round, by the dead it named
     finally:
         world.close()
 
@@ -360,3 +361,32 @@ def test_a_new_squad_order_keeps_its_npcs_from_calm_until_each_has_perceived_it(
         assert len(given) > 4 and max(given) > 100
     finally:
         world.close()
+
+
+def test_the_kept_urgency_of_every_npc_is_its_brains_flags_each_tick(content, monkeypatch):
+    """Which NPCs must decide whatever their slot (woken, a switch waiting, a mode not RUNNING) is kept between
+    ticks (``_Ranks.urgent``: the inbox's wakes and each decision) instead of read from every brain: in an army match
+    with deaths, and in one whose brains decide one by one, at every tick it equals the flags of every brain, and
+    some NPCs were urgent."""
+    from benchmarks.run import army_content
+    from systems import brains as brains_module
+    scaled, sid = army_content(content, 300)
+    real = brains_module._Ranks.wake
+    urgent_seen = []
+
+    def wake(self, eids):
+        real(self, eids)
+        flags = [brains_module._must_decide(b) for b in self.brains]
+        assert self.urgent.tolist() == flags
+        urgent_seen.append(sum(flags))
+
+    monkeypatch.setattr(brains_module._Ranks, "wake", wake)
+    for batch in (True, False):
+        world = World(scaled, sid, 2)
+        world.batch_brains = batch
+        try:
+            world.run(150)
+            assert sum(world.alive_per_team()) < 300          # units died: the ranks were counted again
+        finally:
+            world.close()
+    assert len(urgent_seen) >= 300 and sum(urgent_seen) > 500

@@ -108,3 +108,27 @@ def test_a_kept_answer_is_made_again_when_what_it_is_made_of_changes(content):
         assert world.kept(("k", 2), (b, 4), make) == 6             # any hashable name, each its own answer
     finally:
         world.close()
+
+
+def test_living_units_per_team_kept_through_deaths_equal_a_fresh_count(content):
+    """``alive_per_team`` takes the dead off the kept counts after deaths alone (and counts again after a birth):
+    every few ticks of a firefight and of an economy (units made) it equals a count from the world."""
+    import esper
+    from components import Health, Team, UnitKind
+    for scenario, strategies, step in (("skirmish", None, 5), ("econ_duel", {0: "ai_balanced", 1: "worker_rush"}, 40)):
+        world = World(content, scenario, 2, strategies=strategies)
+        try:
+            seen = set()
+            for _ in range(160):
+                world.run(step)
+                got = world.alive_per_team()
+                want = [0] * len(world.scenario.teams)
+                for _eid, (team, _h, _k) in esper.get_components(Team, Health, UnitKind):
+                    want[team.team] += 1
+                assert got == want, (scenario, world.tick)
+                seen.add(tuple(got))
+                if world.over:
+                    break
+            assert len(seen) > 5, scenario                    # the counts moved (deaths, and births in the economy)
+        finally:
+            world.close()
