@@ -342,8 +342,10 @@ def dead_since(rows: list, kept: list | None, kept_by_id: dict) -> list | None:
     ``kept`` by deaths, else by comparing every row. None when anything else changed.
 
     >>> a, b = (1, "a"), (2, "b")
-    >>> dead_since([b], [a, b], {1: a, 2: b}), dead_since([a, b], [a, b], {}), dead_since([(2, "b")], [a, b], {1: a, 2: b})
-    ([1], [], None)
+    >>> dead_since([b], [a, b], {1: a, 2: b}), dead_since([a, b], [a, b], {})
+    ([1], [])
+    >>> dead_since([(2, "b")], [a, b], {1: a, 2: b}) is None        # a new row for 2: not deaths alone
+    True
     """
     if unchanged(rows, kept):
         return []

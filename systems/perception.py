@@ -203,7 +203,7 @@ class Perception:
         self._slot_by_id: dict = {}
         self._squad_keys: dict = {}         # (team, squad) -> its code; members sorted by (code, id); code bounds
         self._squad_codes = self._squad_ids = np.zeros(0, dtype=np.int64)
-        self._squad_id_list: list = []              # _squad_ids as a list: a rank is a bisect, not a numpy call
+        self._squad_lists: dict = {}                # code -> its members' ids as a list, made when first asked
         self._squad_bounds: list = [0]
         self._links: list[tuple[int, str, frozenset]] = []
         self.enemy_ground: dict[int, tuple[float, float]] = {}
@@ -556,7 +556,7 @@ class Perception:
     def _squad_rows(self, codes: np.ndarray, ids: np.ndarray) -> None:
         order = np.lexsort((ids, codes))             # squad by squad, each by entity id
         self._squad_codes, self._squad_ids = codes[order], ids[order]
-        self._squad_id_list = self._squad_ids.tolist()
+        self._squad_lists = {}
         n = len(self._squad_keys)
         self._squad_bounds = np.searchsorted(self._squad_codes, np.arange(n + 1)).tolist()
 
@@ -565,8 +565,11 @@ class Perception:
         code = self._squad_keys.get((team, squad))
         if code is None:
             return 0
-        lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
-        return bisect_left(self._squad_id_list, eid, lo, hi) - lo
+        members = self._squad_lists.get(code)
+        if members is None:                          # a rank is a bisect, not a numpy call; only the squads asked
+            lo, hi = self._squad_bounds[code], self._squad_bounds[code + 1]
+            members = self._squad_lists[code] = self._squad_ids[lo:hi].tolist()
+        return bisect_left(members, eid)
 
     def _intent(self, f: dict, eid: int, team: int, x: float, y: float, squad: Squad | None, mem: Memory) -> None:
         order = self.orders().get((team, squad.squad)) if squad is not None else None
