@@ -311,3 +311,70 @@ def test_the_inspector_never_covers_the_unit_it_inspects(window):
     assert window.show_inspector and window.inspected == mine[0]
     sx, _ = screen_of(window, pos.x, pos.y)
     assert sx < window.width - WIDTH - 20
+
+
+def test_a_unit_standing_still_shows_its_hurt_and_selection_bars_as_they_change(window):
+    """The scene passes over a unit whose place, health, sight and selection are as last frame: a unit that stands
+    still still gets its health bar when hurt, the low colour when badly hurt, its ammo bar while selected, and
+    loses them when healed and deselected (pixels of the window)."""
+    from components import Health
+    from game.app.views.palette import AMMO, HP, HP_LOW
+    window.clock.paused = True
+    frames(window, 3)
+    world = window.world
+    world.activate()
+    eid, pos = next((e, p) for e, (p, t, _k) in sorted(esper.get_components(Position, Team, UnitKind))
+                    if t.team == 0)
+    window.scene.centre_on(pos.x, pos.y)
+    health = esper.component_for_entity(eid, Health)
+    sx, sy = screen_of(window, pos.x, pos.y)
+
+    def bars(selected=()):
+        window.selected = list(selected)
+        window.scene.sync(selected)
+        img = screenshot(window)
+        box = (sx - 14, img.height - sy - 22, sx + 14, img.height - sy)      # the bars above the unit
+        return count_colour(img, HP, box=box), count_colour(img, HP_LOW, box=box), count_colour(img, AMMO, box=box)
+
+    assert bars() == (0, 0, 0)
+    full = health.hp
+    health.hp = 0.6 * full
+    hp, low, ammo = bars()
+    assert hp > 8 and low == 0 and ammo == 0
+    health.hp = 0.2 * full
+    hp, low, ammo = bars()
+    assert hp == 0 and low > 3 and ammo == 0
+    hp, low, ammo = bars([eid])
+    assert low > 3 and ammo > 3
+    health.hp = full
+    hp, low, ammo = bars([eid])                     # selected: the health bar shows at full health too
+    assert hp > 8 and ammo > 3
+    assert bars() == (0, 0, 0)
+
+
+def test_the_minimap_dots_every_unit_the_view_sees_and_no_hidden_enemy(window):
+    """Minimap dots in the team colours: under Blue's view a Red unit Blue does not see has no dot where it
+    stands, and every Blue unit has one; a spectator's minimap dots that Red unit (pixels of the window)."""
+    frames(window, 10)
+    world = window.world
+    world.activate()
+    mx, my, _w, _h = window.scene.minimap_rect()
+    s = window.scene.MINIMAP_SCALE
+
+    def dot(img, x, y, rgb):
+        px, py = int(mx + x * s), int(my + (world.tilemap.height - y) * s)
+        box = (px - 2, img.height - py - 2, px + 3, img.height - py + 3)
+        return count_colour(img, rgb, box=box)
+
+    units = [(p.x, p.y, t.team, world.fog.sees(0, p.x, p.y))
+             for _e, (p, t, _k) in sorted(esper.get_components(Position, Team, UnitKind))]
+    hidden = [(x, y) for x, y, team, seen in units if team == 1 and not seen
+              and all(abs(x - ox) > 3 or abs(y - oy) > 3 for ox, oy, ot, _s in units if ot == 0)]
+    assert hidden
+    red, blue = window.team_colors[1], window.team_colors[0]
+    img = screenshot(window)
+    assert all(dot(img, x, y, blue) > 0 for x, y, team, _s in units if team == 0)
+    assert all(dot(img, x, y, red) == 0 for x, y in hidden)
+    window.scene.set_view_team(None)
+    img = screenshot(window)
+    assert all(dot(img, x, y, red) > 0 for x, y in hidden)
