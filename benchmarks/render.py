@@ -7,7 +7,10 @@
   ping), as a ratio to the empty scene (target: within 2x);
 - the simulation's tick rate while the window renders in real time (frames paced by the wall clock, the fixed
   step clock turning real time into ticks): it stays at 30 ticks per second of real time, beside the same
-  match's headless ticks/s.
+  match's headless ticks/s;
+- the same for a spectator watching ``army_2000`` once the rooms are fighting (after 300 ticks): ticks per real
+  second, frames per second and the median time a frame's scene update (``Scene.sync``) and minimap take, beside
+  the same match's headless ticks/s (issue 20: a 2,000-unit army watched in the window).
 
 A frame is timed from on_draw to the GPU having finished it (``ctx.finish()``).
 """
@@ -139,10 +142,60 @@ def bench_realtime(units: int = 500, seconds: float = 4.0) -> dict:
         win.close()
 
 
+def bench_army_window(units: int = 2000, warm: int = 300, seconds: float = 6.0) -> dict:
+    """A spectator watching ``army_N`` in real time once the fight is on (``warm`` ticks run headless first)."""
+    from benchmarks.run import army_content
+    from content.loader import load_content
+    from game.app.views.play import PlayWindow
+    content, sid = army_content(load_content(), units)
+    win = PlayWindow(content, sid, 1, player_team=None, difficulty=None, mute=True)
+    spent: dict = {"sync": [], "minimap": []}
+    scene = win.scene
+    real_sync, real_minimap = scene.sync, scene.draw_minimap
+
+    def timed(name, f):
+        def call(*a, **k):
+            t = time.perf_counter()
+            try:
+                return f(*a, **k)
+            finally:
+                spent[name].append(time.perf_counter() - t)
+        return call
+    try:
+        win.world.run(warm)
+        scene.sync, scene.draw_minimap = timed("sync", real_sync), timed("minimap", real_minimap)
+        last = begin = time.perf_counter()
+        start_tick = win.world.tick
+        frames = 0
+        while time.perf_counter() - begin < seconds:
+            now = time.perf_counter()
+            win.dispatch_events()
+            win.on_update(now - last)
+            last = now
+            win.on_draw()
+            win.flip()
+            frames += 1
+        elapsed = time.perf_counter() - begin
+        windowed = (win.world.tick - start_tick) / elapsed
+        world = win.world
+        t0 = time.perf_counter()
+        world.run(60)
+        headless = 60 / (time.perf_counter() - t0)
+        med = {k: sorted(v)[len(v) // 2] * 1000 if v else 0.0 for k, v in spent.items()}
+        return {"units": units, "after_ticks": warm, "ticks_per_s_windowed": round(windowed, 1),
+                "fps": round(frames / elapsed, 1), "sync_ms": round(med["sync"], 2),
+                "minimap_ms": round(med["minimap"], 2), "headless_ticks_per_s": round(headless, 1),
+}
+    finally:
+        scene.sync, scene.draw_minimap = real_sync, real_minimap
+        win.close()
+
+
 def run() -> dict:
     if not os.environ.get("DISPLAY"):
         return {"skipped": "no display: run `xvfb-run -a rts bench --suite render`"}
-    return {"frames": bench_frames(), "fog_effects": bench_fog_effects(), "realtime": bench_realtime()}
+    return {"frames": bench_frames(), "fog_effects": bench_fog_effects(), "realtime": bench_realtime(),
+            "army_window": bench_army_window()}
 
 
 def print_report(r: dict) -> None:
@@ -161,3 +214,9 @@ def print_report(r: dict) -> None:
     print(f"{rt['units']} units in the window in real time: {rt['ticks_per_s_windowed']:.1f} ticks per second at "
           f"{rt['fps']:.0f} fps (the game runs at 30); headless the same match runs {rt['headless_ticks_per_s']:.0f} "
           f"ticks/s")
+    aw = r.get("army_window")
+    if aw:
+        print(f"a spectator watching army_{aw['units']} fight (after {aw['after_ticks']} ticks): "
+              f"{aw['ticks_per_s_windowed']:.1f} ticks per real second at {aw['fps']:.1f} fps (a frame's scene update "
+              f"{aw['sync_ms']:.1f} ms, minimap {aw['minimap_ms']:.1f} ms); headless the same match runs "
+              f"{aw['headless_ticks_per_s']:.0f} ticks/s")

@@ -53,6 +53,9 @@ def test_render_benchmark_says_it_needs_a_display_or_measures(monkeypatch):
     assert f["units"] == 60 and f["frame_ms"] > 0 and f["empty_frame_ms"] > 0
     fe = render.bench_fog_effects(units=60, frames=5)
     assert fe["tracers"] == 300 and fe["ratio"] > 0 and fe["empty_frame_ms"] > 0
+    aw = render.bench_army_window(units=200, warm=30, seconds=1.0)
+    assert aw["units"] == 200 and aw["ticks_per_s_windowed"] > 0 and aw["fps"] > 0 and aw["sync_ms"] > 0
+    assert aw["headless_ticks_per_s"] > 0
 
 
 def test_economy_benchmarks_run():

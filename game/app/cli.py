@@ -1045,8 +1045,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sim: ticks/s (scripted armies; from 1000 units also armies with brains and commanders, batched vs per-NPC, mean and p99 tick); saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
                         "py_trees, utility selection, 1000 NPCs with brains; planning: GOAP plan and budget, HTN vs "
                         "GTPyhop; commander: abstract playouts/s and decision time; economy: a 10-minute macro mirror's "
-                        "speed against real time and a building's grid update; render: frame time with 500 units "
-                        "(needs a display); scale: a tournament on the local and Ray backends, where a game's time goes, "
+                        "speed against real time and a building's grid update; render: frame time with 500 units and "
+                        "a 2,000-unit army watched in real time (needs a display); scale: a tournament on the local and Ray backends, where a game's time goes, "
                         "replay verification throughput (sizes: RTS_BENCH_SCALE_GAMES, _TICKS, _WORKERS)")
     p.set_defaults(func=cmd_bench)
     return parser
