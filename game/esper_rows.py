@@ -177,15 +177,20 @@ def _mark(st: "_Rows") -> int:
     """The deletion count a new answer accounts for: every deletion so far, unless a deferred one is still waiting
     (``esper._dead_entities``: its entity is still in the sets, and so in the rows); then the log position of the
     earliest waiting one, so that the answer after it is done finds it in the log; -1 (not known: the next answer
-    asks every row) when the log no longer reaches it."""
+    asks every row) when the log does not hold every waiting one (this world's kept state was dropped and made
+    again since one was asked for, or more than ``GONE_KEPT`` deletions came after it)."""
     waiting = esper._dead_entities
     if not waiting:
         return st.gone_count
     earliest = -1
+    found = set()
     for back, e in enumerate(reversed(st.gone)):
         if e in waiting:
             earliest = back
-    return -1 if earliest < 0 else st.gone_count - 1 - earliest
+            found.add(e)
+    if len(found) < len(waiting):            # a waiting deletion the log does not hold: not known
+        return -1
+    return st.gone_count - 1 - earliest
 
 
 def _reuse(key, rows: list, single: bool, walk) -> list:

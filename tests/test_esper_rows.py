@@ -290,3 +290,38 @@ def test_left_names_the_dead_between_two_answers_one_step_back(scratch_world):
     esper.create_entity(A(), B())
     fourth = esper.get_components(A, B)
     assert esper_rows.left(fourth, third) is None and esper_rows.left(third, third) == []
+
+
+def test_a_deferred_deletion_the_log_does_not_hold_makes_the_next_answer_ask_every_row():
+    """A waiting deferred deletion the log no longer holds (this world's kept state was dropped when more than
+    ``_WORLDS_KEPT`` other worlds were used, or more than ``GONE_KEPT`` deletions came after it): the answer made
+    while it waits does not trust the log, so once it is done its row is gone, as in esper's own answer."""
+    esper_rows.install()
+    own = lambda *q: [r[0] for r in esper_rows._ORIGINAL[1](*q)]           # noqa: E731
+    try:
+        esper.switch_world("deferred_a")
+        e1, e2, _e3 = (esper.create_entity(C(), D()) for _ in range(3))
+        esper.get_components(D, C)
+        esper.delete_entity(e1)                          # deferred, logged in this world's kept state
+        for i in range(esper_rows._WORLDS_KEPT):         # other worlds used: that state is dropped
+            esper.switch_world(f"deferred_other{i}")
+            esper.create_entity(C())
+        esper.switch_world("deferred_a")
+        esper.delete_entity(e2)                          # deferred, logged in the new state
+        esper.create_entity(A())
+        esper.get_components(D, C)                       # made while both wait
+        esper.clear_dead_entities()
+        assert [r[0] for r in esper.get_components(D, C)] == own(D, C) == [_e3]
+        esper.switch_world("deferred_b")
+        f1, f2, f3 = (esper.create_entity(C(), D()) for _ in range(3))
+        esper.delete_entity(f1)                          # deferred
+        for _ in range(esper_rows.GONE_KEPT):            # then more deletions than the log keeps
+            esper.delete_entity(esper.create_entity(), immediate=True)
+        esper.delete_entity(f2)
+        esper.get_components(D, C)
+        esper.clear_dead_entities()
+        assert [r[0] for r in esper.get_components(D, C)] == own(D, C) == [f3]
+    finally:
+        esper.switch_world("default")
+        for name in ["deferred_a", "deferred_b"] + [f"deferred_other{i}" for i in range(esper_rows._WORLDS_KEPT)]:
+            esper.delete_world(name)
