@@ -4,6 +4,7 @@ import collections
 import esper
 import pytest
 
+from ai.status import FAILURE
 from components import BrainState, Health, Position, Squad, SquadOrder, Team
 from game.ledger import CANCELLED
 from game.world import World
@@ -220,12 +221,23 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
         system = next(p for p in esper._processors if isinstance(p, BrainSystem))
         units = sorted(e for e, _h in esper.get_component(Health))
         for round_ in range(3):
+            # some NPCs must decide whatever their slot (a switch waiting, a mode ended): counted afresh, then
+            # carried through the deaths below
+            counted = system._ranks(world)
+            for k, brain in enumerate(counted.brains[round_::23]):
+                if k % 2:
+                    brain.pending = True
+                else:
+                    brain.status = FAILURE
+            system._kept_ranks = None
+            assert system._ranks(world).urgent.sum() >= 10
             for eid in units[round_::37]:
                 if esper.entity_exists(eid):
                     esper.delete_entity(eid, immediate=True)
             world.tick += 1
             kept = system._ranks(world)
             fresh = BrainSystem()._ranks(world)
+            assert kept.urgent.sum() >= 8
             assert [r[0] for r in kept.rows] == [r[0] for r in fresh.rows]
             assert kept.slots.tolist() == fresh.slots.tolist() and kept.periods.tolist() == fresh.periods.tolist()
             assert kept.ids.tolist() == fresh.ids.tolist() and kept.teams.tolist() == fresh.teams.tolist()

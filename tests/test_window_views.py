@@ -317,7 +317,7 @@ def test_a_unit_standing_still_shows_its_hurt_and_selection_bars_as_they_change(
     """The scene passes over a unit whose place, health, sight and selection are as last frame: a unit that stands
     still still gets its health bar when hurt, the low colour when badly hurt, its ammo bar while selected, and
     loses them when healed and deselected (pixels of the window)."""
-    from components import Health
+    from components import Ammo, Health
     from game.app.views.palette import AMMO, HP, HP_LOW
     window.clock.paused = True
     frames(window, 3)
@@ -346,6 +346,10 @@ def test_a_unit_standing_still_shows_its_hurt_and_selection_bars_as_they_change(
     assert hp == 0 and low > 3 and ammo == 0
     hp, low, ammo = bars([eid])
     assert low > 3 and ammo > 3
+    clip = esper.component_for_entity(eid, Ammo)
+    clip.clip = clip.clip_size // 4                 # selected and standing still: its ammo bar follows the clip
+    _hp, _low, quarter = bars([eid])
+    assert 0 < quarter < ammo * 0.6
     health.hp = full
     hp, low, ammo = bars([eid])                     # selected: the health bar shows at full health too
     assert hp > 8 and ammo > 3
@@ -378,3 +382,29 @@ def test_the_minimap_dots_every_unit_the_view_sees_and_no_hidden_enemy(window):
     window.scene.set_view_team(None)
     img = screenshot(window)
     assert all(dot(img, x, y, red) > 0 for x, y in hidden)
+
+
+def test_a_door_is_drawn_in_the_colour_of_its_state_as_it_changes(window):
+    """Doors are recoloured only when their state changes: a door shut and locked while nothing else moves is
+    drawn closed, then locked, then open again (pixels of the window)."""
+    from components import Door
+    from game.app.views.palette import DOOR
+    window.clock.paused = True
+    window.scene.set_view_team(None)
+    frames(window, 2)
+    world = window.world
+    world.activate()
+    eid, door = sorted(esper.get_component(Door))[0]
+    window.scene.centre_on(door.tx + 0.5, door.ty + 0.5)
+    sx, sy = screen_of(window, door.tx + 0.5, door.ty + 0.5)
+
+    def pixels(state):
+        window.scene.sync(())
+        img = screenshot(window)
+        return count_colour(img, DOOR[state], tol=6, box=(sx - 6, img.height - sy - 6, sx + 6, img.height - sy + 6))
+
+    first = door.state
+    assert pixels(first) > 50
+    for state in [s for s in ("closed", "locked", "open") if s != first] + [first]:
+        door.state = state
+        assert pixels(state) > 50, state
