@@ -113,31 +113,35 @@ def bench_fog_effects(units: int = 500, frames: int = 60) -> dict:
         win.close()
 
 
+def _paced(win, seconds: float) -> dict:
+    """Run the window for ``seconds`` with frames paced by the wall clock (the fixed-step clock turning real time
+    into ticks), then 60 ticks of the same match headless: ticks per real second windowed, frames per second, and
+    the headless ticks/s."""
+    last = begin = time.perf_counter()
+    start_tick = win.world.tick
+    frames = 0
+    while time.perf_counter() - begin < seconds:
+        now = time.perf_counter()
+        win.dispatch_events()
+        win.on_update(now - last)
+        last = now
+        win.on_draw()
+        win.flip()
+        frames += 1
+    elapsed = time.perf_counter() - begin
+    windowed = (win.world.tick - start_tick) / elapsed
+    t0 = time.perf_counter()
+    win.world.run(60)
+    headless = 60 / (time.perf_counter() - t0)
+    return {"ticks_per_s_windowed": round(windowed, 1), "fps": round(frames / elapsed, 1),
+            "headless_ticks_per_s": round(headless, 1)}
+
+
 def bench_realtime(units: int = 500, seconds: float = 4.0) -> dict:
     """Frames paced by the wall clock: how many ticks per real second the windowed game runs."""
     win = _window(units)
     try:
-        last = time.perf_counter()
-        start_tick = win.world.tick
-        begin = last
-        frames = 0
-        while time.perf_counter() - begin < seconds:
-            now = time.perf_counter()
-            win.dispatch_events()
-            win.on_update(now - last)
-            last = now
-            win.on_draw()
-            win.flip()
-            frames += 1
-        elapsed = time.perf_counter() - begin
-        windowed = (win.world.tick - start_tick) / elapsed
-        fps = frames / elapsed
-        world = win.world
-        t0 = time.perf_counter()
-        world.run(60)
-        headless = 60 / (time.perf_counter() - t0)
-        return {"units": units, "ticks_per_s_windowed": round(windowed, 1), "fps": round(fps, 1),
-                "headless_ticks_per_s": round(headless, 1)}
+        return {"units": units, **_paced(win, seconds)}
     finally:
         win.close()
 
@@ -164,28 +168,10 @@ def bench_army_window(units: int = 2000, warm: int = 300, seconds: float = 6.0) 
     try:
         win.world.run(warm)
         scene.sync, scene.draw_minimap = timed("sync", real_sync), timed("minimap", real_minimap)
-        last = begin = time.perf_counter()
-        start_tick = win.world.tick
-        frames = 0
-        while time.perf_counter() - begin < seconds:
-            now = time.perf_counter()
-            win.dispatch_events()
-            win.on_update(now - last)
-            last = now
-            win.on_draw()
-            win.flip()
-            frames += 1
-        elapsed = time.perf_counter() - begin
-        windowed = (win.world.tick - start_tick) / elapsed
-        world = win.world
-        t0 = time.perf_counter()
-        world.run(60)
-        headless = 60 / (time.perf_counter() - t0)
+        paced = _paced(win, seconds)
         med = {k: sorted(v)[len(v) // 2] * 1000 if v else 0.0 for k, v in spent.items()}
-        return {"units": units, "after_ticks": warm, "ticks_per_s_windowed": round(windowed, 1),
-                "fps": round(frames / elapsed, 1), "sync_ms": round(med["sync"], 2),
-                "minimap_ms": round(med["minimap"], 2), "headless_ticks_per_s": round(headless, 1),
-}
+        return {"units": units, "after_ticks": warm, **paced, "sync_ms": round(med["sync"], 2),
+                "minimap_ms": round(med["minimap"], 2)}
     finally:
         scene.sync, scene.draw_minimap = real_sync, real_minimap
         win.close()
