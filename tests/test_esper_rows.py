@@ -324,4 +324,5 @@ def test_a_deferred_deletion_the_log_does_not_hold_makes_the_next_answer_ask_eve
     finally:
         esper.switch_world("default")
         for name in ["deferred_a", "deferred_b"] + [f"deferred_other{i}" for i in range(esper_rows._WORLDS_KEPT)]:
-            esper.delete_world(name)
+            if name in esper._context_map:          # (a failed assertion may leave some never made)
+                esper.delete_world(name)
