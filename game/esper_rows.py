@@ -154,10 +154,8 @@ def _answer(key, walk, types) -> list | None:
     ids = kept.ids
     if ids is None:
         ids = np.fromiter(map(_first, rows), np.int64, len(rows))
-    if len(gone) > 16:
-        at = np.flatnonzero(np.isin(ids, np.asarray(gone, dtype=np.int64))).tolist()
-    else:                                      # (a few: one comparison each beats isin's set-up)
-        at = sorted(i for e in gone for i in np.flatnonzero(ids == e).tolist())
+    keep = survivors(ids, gone)
+    at = np.flatnonzero(~keep).tolist()
     if not at:                                 # none of the dead had a row here: the same answer
         kept.size, kept.mark, kept.ids = len(walk), mark, ids
         return rows
@@ -167,8 +165,6 @@ def _answer(key, walk, types) -> list | None:
         left += rows[start:i]
         start = i + 1
     left += rows[start:]
-    keep = np.ones(len(ids), dtype=bool)
-    keep[at] = False
     st.queries[key] = _Answer(kept.built, walk, left, mark, ids[keep], rows, ids[~keep].tolist())
     return left
 
