@@ -148,12 +148,12 @@ class Calm:
                 else:
                     look.append(k)
         if look:
-            look.sort()
-            ids = [eids[k] for k in look]
-            for k, eid, visible in zip(look, ids, world.perception.sightings(ids)):
+            look.sort()                           # (ascending ids, as eids are)
+            at = np.asarray(look, dtype=np.int64)
+            for k, visible in zip(look, world.perception.sightings(xs[at], ys[at], team_of[at], rs[at])):
                 out[k] = not visible
                 if seen is not None:
-                    seen[eid] = visible
+                    seen[eids[k]] = visible
         return out
 
 

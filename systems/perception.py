@@ -230,10 +230,10 @@ class Perception:
             rest = [i for i, v in enumerate(visible) if v is None]
             if rest:
                 at = np.asarray(rest, dtype=np.int64)
-                for i, v in zip(rest, self._visible(xs[at], ys[at], teams[at], sights[at])):
+                for i, v in zip(rest, self.sightings(xs[at], ys[at], teams[at], sights[at])):
                     visible[i] = v
         else:
-            visible = self._visible(xs, ys, teams, sights)
+            visible = self.sightings(xs, ys, teams, sights)
         jit = perception_jit.available()
         allies = np.zeros(n, dtype=np.int64)
         for team in sorted(set(teams.tolist())):
@@ -254,19 +254,6 @@ class Perception:
         allies_l = allies.tolist()
         return [self.facts(eid, now, (visible[i], allies_l[i], covers[i])) for i, eid in enumerate(eids)]
 
-    def sightings(self, eids: list[int]) -> list[list]:
-        """Per NPC of ``eids`` (ascending ids): the enemies it sees now, as ``facts`` finds them (its ``enemy_*``
-        facts read the first): ``(squared distance, id, x, y)`` nearest first, ``_enemies_near``'s list. Reads only
-        the world (positions, what each team sees, the grid), so it may be asked before any NPC of the tick decides.
-
-        Per team, the enemies its team sees are put in cells once; each NPC's nearest ones in its sight range come
-        from the cells round it (in blocks of ``BLOCK`` rows, so memory stays bounded; a compiled loop where Numba
-        runs), and line of sight is then checked for at most ``LOS_CHECKS`` of them, as one at a time
-        (``NavGrid.clear_lines``, one compiled loop for the block where Numba runs)."""
-        if not eids:
-            return []
-        return self._visible(*self._where(eids))
-
     def _where(self, eids: list[int]) -> tuple:
         """(xs, ys, teams, sight ranges) of the units ``eids``, as arrays."""
         n = len(eids)
@@ -284,8 +271,16 @@ class Perception:
             sights[i] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
         return xs, ys, teams, sights
 
-    def _visible(self, xs: np.ndarray, ys: np.ndarray, teams: np.ndarray, sights: np.ndarray) -> list[list]:
-        """``sightings`` of the units at these points, of these teams and sight ranges."""
+    def sightings(self, xs: np.ndarray, ys: np.ndarray, teams: np.ndarray, sights: np.ndarray) -> list[list]:
+        """Per unit at these points, of these teams and sight ranges (``_where``'s arrays for NPCs in ascending id
+        order): the enemies it sees now, as ``facts`` finds them (its ``enemy_*`` facts read the first):
+        ``(squared distance, id, x, y)`` nearest first, ``_enemies_near``'s list. Reads only the world (positions,
+        what each team sees, the grid), so it may be asked before any NPC of the tick decides.
+
+        Per team, the enemies its team sees are put in cells once; each NPC's nearest ones in its sight range come
+        from the cells round it (in blocks of ``BLOCK`` rows, so memory stays bounded; a compiled loop where Numba
+        runs), and line of sight is then checked for at most ``LOS_CHECKS`` of them, as one at a time
+        (``NavGrid.clear_lines``, one compiled loop for the block where Numba runs)."""
         world = self.world
         nav = world.nav
         n = len(xs)
