@@ -271,7 +271,7 @@ class BrainSystem(Decider):
         # every think_every ticks (a difficulty may make a team's brains slower), or at once when woken (an action
         # ended, a switch waits, the mode is not RUNNING); the slot test is one array operation over every NPC
         due = (ranks.slots + tick) % ranks.periods == 0
-        urgent = ranks.urgent.copy()
+        urgent = ranks.urgent               # (read here, updated below for those that decide)
         picked = np.flatnonzero(due | urgent)
         chosen = picked.tolist()
         calm_now: set = set()
@@ -304,7 +304,6 @@ class BrainSystem(Decider):
             thinkers.append((eid, brain, bdef))
         if thinkers:
             self._decide(world, thinkers, now, seen)
-        urgent = ranks.urgent
         brains_of = ranks.brains
         for k in decided:                   # (not woken any more; a switch may wait, a mode may have ended)
             urgent[k] = _must_decide(brains_of[k])
