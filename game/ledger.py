@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
-from itertools import chain
 from typing import Protocol
 
 from ai.status import FAILURE, RUNNING, SUCCESS
@@ -123,6 +122,9 @@ class Ledger:
         self.next_id = 1
         self.actions: dict[int, Action] = {}          # recent and active, by id
         self.lanes: dict[tuple[int, str], list[int]] = {}   # (actor, lane) -> its active actions, front first
+        #: the ids in every lane together (every active action), kept as actions join and leave a lane, so the
+        #: executors' pass and ``active_sorted`` do not gather them from every lane each tick
+        self.active_ids: set[int] = set()
         self.exclusive: dict[tuple, int] = {}         # resource -> holding action id
         self.shared: dict[tuple, set[int]] = {}       # resource -> holding action ids
         self.held: dict[tuple, int] = {}              # pool -> units held by active actions
@@ -292,6 +294,7 @@ class Ledger:
         """Put ``action`` at the back of its lane and register its reservations."""
         ids = self.lanes.setdefault((action.actor, self.lane_of(action)[0]), [])
         ids.append(action.id)
+        self.active_ids.add(action.id)
         self.version += 1
         if len(ids) == 1 and action.state == ACCEPTED:
             self._fronts.add(action.id)
@@ -352,6 +355,7 @@ class Ledger:
         ids = self.lanes.get(lane_key)
         if ids is not None and action.id in ids:
             ids.remove(action.id)
+            self.active_ids.discard(action.id)
             self.version += 1
             if not ids:
                 del self.lanes[lane_key]
@@ -385,8 +389,7 @@ class Ledger:
         """Every active action (accepted or started, in any lane), ascending id; kept until ``version`` moves
         (the ledger and the deciders ask for it several times a tick)."""
         if self._active[0] != self.version:
-            self._active = (self.version, tuple(map(self.actions.__getitem__,
-                                                    sorted(chain.from_iterable(self.lanes.values())))))
+            self._active = (self.version, tuple(map(self.actions.__getitem__, sorted(self.active_ids))))
         return self._active[1]
 
     def _prune(self, tick: int) -> None:

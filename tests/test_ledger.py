@@ -151,6 +151,9 @@ def check_reservations(world):
     assert ledger.exclusive == expected_ex
     assert ledger.shared == expected_sh
     assert sorted(aid for ids in ledger.lanes.values() for aid in ids) == [a.id for a in ledger.active_sorted()]
+    # the kept set of active ids is every action in a lane, and every action whose state is active
+    assert ledger.active_ids == {aid for ids in ledger.lanes.values() for aid in ids}
+    assert ledger.active_ids == {aid for aid, a in ledger.actions.items() if a.active}
 
 
 def test_outcomes_are_visible_on_the_next_tick_and_superseding_cancels(content):

@@ -104,8 +104,8 @@ class ActionSystem(System):
         self._changes(world, None, 0)
         parked = self._parked
         park = skip and self._marks is not None
-        # the active actions' ids (from the lanes, without reading the actions), less the parked walks
-        active = set(chain.from_iterable(ledger.lanes.values()))
+        # the active actions' ids (the ledger keeps them, without reading the actions), less the parked walks
+        active = ledger.active_ids
         if parked:
             self._unpark(parked.keys() - active, None, 0)    # ended since (keeps the dict to the active)
             heap = sorted(active.difference(parked))
