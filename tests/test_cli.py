@@ -28,6 +28,27 @@ def test_text_summary():
     assert "draw by time limit after 30 ticks" in proc.stdout and "sync hash: " in proc.stdout
 
 
+def test_match_progress_bar_on_a_terminal_only():
+    """On a terminal ``rts match`` shows its progress on stderr (ticks done of the limit, ticks a second, how that
+    compares with real time); not with --no-progress or --json, nor when stderr is not a terminal; the summary on
+    stdout is the same either way."""
+    code = ("import io, sys\n"
+            "class Tty(io.StringIO):\n"
+            "    def isatty(self): return True\n"
+            "from game.app.cli import main\n"
+            "tty = sys.stderr = Tty()\n"
+            "main(['match', '--scenario', 'duel', '--ticks', '60'] + sys.argv[1:])\n"
+            "sys.__stderr__.write(tty.getvalue())\n")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "60/60" in shown.stderr and "tick/s" in shown.stderr and "x real time" in shown.stderr, shown.stderr
+    for extra in (["--no-progress"], ["--json"]):
+        quiet = subprocess.run([sys.executable, "-c", code, *extra], capture_output=True, text=True)
+        assert quiet.returncode == 0 and "tick/s" not in quiet.stderr, quiet.stderr
+    plain = rts("match", "--scenario", "duel", "--ticks", "60")        # stderr is a pipe here: no bar
+    assert "tick/s" not in plain.stderr and plain.stdout == shown.stdout
+
+
 def test_headless_match_never_imports_arcade():
     code = ("import sys; from game.app.cli import main; main(['match', '--ticks', '20']); "
             "print('LEAK' if {'arcade', 'pyglet'} & set(sys.modules) else 'CLEAN')")

@@ -131,6 +131,7 @@ def cmd_match(args) -> int:
             except OSError as exc:
                 raise CliError(f"--record {args.record}: cannot write: {exc.strerror or exc}") from None
         saved = False
+        bar = _match_bar(world, args)
         while True:
             if save_tick is not None and world.tick == save_tick and not saved:
                 try:
@@ -145,6 +146,10 @@ def cmd_match(args) -> int:
             step()
             if recorder:
                 recorder.after_tick(world)
+            if bar is not None:
+                bar.tick()
+        if bar is not None:
+            bar.close()
         if save_tick is not None and not saved:
             raise CliError(f"the match ended at tick {world.tick}, before --save-at {save_tick}")
         if recorder:
@@ -170,6 +175,41 @@ def cmd_match(args) -> int:
         print("score: " + ", ".join(f"{name} {s:g}" for name, s in summary["score"].items()))
         print(f"sync hash: {summary['sync_hash']}")
     return 0
+
+
+class _MatchBar:
+    """``rts match``'s progress on stderr: ticks done of the limit, ticks a second and how that compares with real
+    time (the game runs at 30 ticks a second), so a user running a big army sees how far and how fast it goes.
+    Wall-clock time is only shown here, never fed to the simulation."""
+
+    def __init__(self, world, file=None):
+        from tqdm import tqdm
+        self.world = world
+        self.done = world.tick
+        self.bar = tqdm(total=world.max_ticks, initial=world.tick, desc=world.scenario.id, unit="tick",
+                        file=file or sys.stderr, leave=True, dynamic_ncols=True, mininterval=0.5)
+
+    def tick(self) -> None:
+        bar = self.bar
+        bar.update(self.world.tick - self.done)
+        self.done = self.world.tick
+        rate = bar.format_dict.get("rate")
+        if rate and bar.n % 30 == 0:
+            bar.set_postfix_str(f"{rate / self.world.hz:.2f}x real time", refresh=False)
+
+    def close(self) -> None:
+        bar = self.bar
+        elapsed = bar.format_dict.get("elapsed") or 0.0
+        if elapsed > 0 and bar.n > bar.initial:          # the whole run's rate, in the bar left on the screen
+            bar.set_postfix_str(f"{(bar.n - bar.initial) / elapsed / self.world.hz:.2f}x real time", refresh=False)
+        bar.close()
+
+
+def _match_bar(world, args):
+    """The progress bar of ``rts match``: on a terminal only (not with ``--json`` or ``--no-progress``)."""
+    if args.json or args.no_progress or not sys.stderr.isatty():
+        return None
+    return _MatchBar(world)
 
 
 def _in_window(run):
@@ -884,6 +924,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run a team (index or name) with this strategy profile, e.g. --strategy 1=scout_rush "
                         "(repeatable)")
     p.add_argument("--force", action="store_true", help="load a snapshot made with other content or format")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it shows on a terminal only: ticks done, ticks a second, x real time)")
     add_mod(p)
     p.set_defaults(func=cmd_match)
 
