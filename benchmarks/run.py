@@ -441,11 +441,24 @@ def print_table(rows: list[dict]) -> None:
               f"{r['ratio']:>9.3f} {r['realtime_x']:>10.2f} {target:>8}")
 
 
+def interpreter() -> dict:
+    """Which Python ran the figures: its version, executable and build (the same code runs faster on a CPython built
+    with profile-guided and link-time optimisation, so figures from two interpreters are not comparable)."""
+    import platform
+    import sys
+    return {"python": platform.python_version(), "implementation": platform.python_implementation(),
+            "executable": sys.executable, "build": " ".join(platform.python_build()),
+            "compiler": platform.python_compiler()}
+
+
 def main(args) -> int:
     from game.app.process import tune_gc
     tune_gc()                                  # as the game itself runs (python -m benchmarks too)
     suite = getattr(args, "suite", "all")
-    out = {}
+    out = {"interpreter": interpreter()}
+    if not args.json:
+        py = out["interpreter"]
+        print(f"{py['implementation']} {py['python']} ({py['build']}; {py['compiler']}) at {py['executable']}")
     if suite in ("sim", "all"):
         out["headless_ticks"] = run(args.units, args.ticks)
         if not args.json:

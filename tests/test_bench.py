@@ -168,3 +168,23 @@ def test_the_path_benchmark_finds_the_same_routes_every_way():
     p = run.measure_paths(load_content(), searches=20)
     assert p["same_paths"] and p["same_routes"] and p["route_ms"] > 0 and p["route_python_loops_ms"] > 0
     assert p["routes_compiled"] == jit_available()        # compiled loops against Python ones when Numba is here
+
+
+def test_every_bench_report_names_the_interpreter_that_made_it(capsys):
+    """Figures from two Python builds are not comparable (the same code runs faster on a CPython built with PGO and
+    LTO), so a report says which interpreter made it: in its JSON and on its first line."""
+    import json
+    import platform
+    import sys
+    from types import SimpleNamespace
+
+    from benchmarks import run
+    args = SimpleNamespace(suite="planning", json=True, units=[50], ticks=10, warmup=0)
+    run.main(args)
+    py = json.loads(capsys.readouterr().out)["interpreter"]
+    assert py["python"] == platform.python_version() and py["executable"] == sys.executable
+    assert py["build"] and py["compiler"] and py["implementation"] == platform.python_implementation()
+    args.json = False
+    run.main(args)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert platform.python_version() in first and sys.executable in first
