@@ -60,6 +60,7 @@ class Regions:
     sizes: tuple[int, ...] = ()
     iterations: int = 0
     half: int = 0                                 # a mirrored cut: region r's image is (r + half) % k; else 0
+    by_columns: bool = False                      # a mirrored cut whose first half is in column-major order
 
     def __post_init__(self):
         # the labels as an array, for ``regions_of`` (not a field: equality and the cut's data are the fields')
@@ -543,31 +544,52 @@ def kmeans_mirrored(walk: list[bool], width: int, height: int, k: int, seed: int
                     doors: frozenset = frozenset(), max_iterations: int = MAX_ITERATIONS) -> Regions:
     """A cut of a point-symmetric map that is point-symmetric too (fair to both sides of a mirror match): ``kmeans``
     with ``k // 2`` regions on the first half of the cells in row-major order (cell ``i`` with ``i < n - 1 - i``),
-    each region ``r`` of it mirrored as region ``r + k // 2`` on the other half. Needs an even ``k`` and an even
-    number of cells (no cell is its own image); raises ``ValueError`` otherwise, or when the half holds more separate
-    areas than ``k // 2``.
+    each region ``r`` of it mirrored as region ``r + k // 2`` on the other half. When that half holds more separate
+    areas than ``k // 2`` (the middle line cuts through a row of rooms), the first half in column-major order is cut
+    instead (``by_columns``: cell ``(x, y)`` at ``x * height + y``; the half turn maps that order onto itself too, so
+    it also holds one cell of each image pair). Needs an even ``k`` and an even number of cells (no cell is its own
+    image); raises ``ValueError`` otherwise, or when both halves hold more separate areas than ``k // 2``.
 
     >>> cut = kmeans_mirrored([True] * 12, 4, 3, k=4, seed=0)          # an open 4 x 3 field
     >>> [cut.labels[i] for i in range(12)] == [(cut.labels[11 - i] + 2) % 4 for i in range(12)]
     True
     >>> cut.centres[0], cut.centres[2]                                # centre r and r + k/2: images of each other
     ((1, 0), (2, 2))
+    >>> rooms = [c != "#" for c in "....#...." "....#...." "....#...." "....#...."]   # two rooms of 4 x 4
+    >>> cut = kmeans_mirrored(rooms, 9, 4, k=2)      # the middle row cuts both rooms: the columns' half holds one
+    >>> cut.by_columns, cut.labels[0], cut.labels[35], cut.centres
+    (True, 0, 1, ((1, 1), (7, 2)))
     """
     n = len(walk)
     if k % 2 or n % 2:
         raise ValueError("a mirrored cut needs an even k and an even number of cells")
-    half_k = k // 2
-    half = [w and i < n - 1 - i for i, w in enumerate(walk)]
-    cut = kmeans(half, width, height, half_k, seed, frozenset(d for d in doors if d < n - 1 - d), max_iterations)
+    try:
+        return _kmeans_half(walk, width, height, k // 2, seed, doors, max_iterations, by_columns=False)
+    except ValueError:
+        return _kmeans_half(walk, width, height, k // 2, seed, doors, max_iterations, by_columns=True)
+
+
+def _kmeans_half(walk: list[bool], width: int, height: int, half_k: int, seed: int, doors: frozenset,
+                 max_iterations: int, by_columns: bool) -> Regions:
+    """``kmeans_mirrored`` on the half of the cells first in row-major (or column-major) order."""
+    n = len(walk)
+    if by_columns:
+        order = [(i % width) * height + i // width for i in range(n)]
+        first = [o < n - 1 - o for o in order]
+    else:
+        first = [i < n - 1 - i for i in range(n)]
+    half = [w and f for w, f in zip(walk, first)]
+    cut = kmeans(half, width, height, half_k, seed, frozenset(d for d in doors if first[d]), max_iterations)
     labels = list(cut.labels)
-    for i in range(n // 2, n):
-        j = n - 1 - i
-        labels[i] = labels[j] + cut.k if labels[j] >= 0 else -1
+    for i in range(n):
+        if not first[i]:
+            j = n - 1 - i
+            labels[i] = labels[j] + cut.k if labels[j] >= 0 else -1
     centres = [y * width + x for x, y in cut.centres]
     centres += [n - 1 - c for c in centres]
     out = _finish([w and i not in doors for i, w in enumerate(walk)], width, centres, labels, doors, cut.iterations,
                   label_doors=False)           # each half's doors were labelled in it (a min across halves is not fair)
-    return dataclasses.replace(out, half=half_k)
+    return dataclasses.replace(out, half=half_k, by_columns=by_columns)
 
 
 _CACHE: dict = {}

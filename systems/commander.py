@@ -129,7 +129,7 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
         g = codes[key]
         count = members[g]
         # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
-        rank = ranks.get(key[0]) or ranks.setdefault(key[0], regs.tie_rank(second_half(world, key[0])))
+        rank = ranks.get(key[0]) or ranks.setdefault(key[0], regs.tie_rank(second_half(world, key[0], regs)))
         row = votes[g]
         region = min(((-int(row[r + 1]), rank[r] if r >= 0 else -1, r) for r in (np.flatnonzero(row) - 1).tolist()))[2]
         if region < 0:
@@ -209,10 +209,19 @@ class CommanderSystem(Decider):
             decide(world, team, profile)
 
 
-def second_half(world, team: int) -> bool:
-    """Whether the team's home lies in a mirrored cut's second half (the lower half of the map in row-major
-    order: its home quarter, ``World.turns``, is 2 or 3); its tie order is then the cut's turned (``tie_rank``)."""
-    return world.turns[team] >= 2
+def second_half(world, team: int, regs: region_cut.Regions | None = None) -> bool:
+    """Whether the team's home lies in a mirrored cut's second half: the lower half of the map for a cut made in
+    row-major order (its home quarter, ``World.turns``, is 2 or 3), the right half for one made in column-major order
+    (``regs.by_columns``; on the middle column, its lower half). Its tie order is then the cut's turned
+    (``tie_rank``)."""
+    if regs is None or not regs.by_columns:
+        return world.turns[team] >= 2
+    home = world.home_tile(team)
+    if home is None:
+        return False
+    x2, y2 = (home[0] + 0.5) * 2, (home[1] + 0.5) * 2          # the home's centre, doubled: exact for tile halves
+    width, height = world.tilemap.width, world.tilemap.height
+    return x2 > width or (x2 == width and y2 >= height)
 
 
 def decide(world, team: int, profile) -> CommanderDecision:
@@ -221,7 +230,7 @@ def decide(world, team: int, profile) -> CommanderDecision:
     viewer = None if team in world.sees_all else team
     adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
-                          regs.tie_rank(second_half(world, team)))
+                          regs.tie_rank(second_half(world, team, regs)))
     # keyed on the team's luck key (its home quarter), not its index: listing the teams in another order changes
     # nothing (World.luck_keys; issue 17, fair mirrors)
     rng = np.random.default_rng([world.seed, world.luck_keys[team], world.tick])

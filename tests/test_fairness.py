@@ -131,6 +131,38 @@ def test_a_skirmish_mirror_with_deterministic_commanders_stays_mirrored_until_th
             world.close()
 
 
+def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirrored_through_its_first_orders(content):
+    """The garrison's middle line runs through its middle row of rooms, so the cut's row-major half holds more areas
+    than half the regions; the cut is made on the column-major half instead, which keeps every room whole
+    (``ai.regions.kmeans_mirrored``; before, the plain cut was used there, whose rooms' centres were not each other's
+    images, and 80 games of the army_2000 UCT mirror went 29 to Blue, 51 to Red). Each team then breaks ties in its
+    own turned order (the right half is the second), and an army mirror with mirror-image hit rolls stays mirrored
+    through its commanders' first two decisions and the fights they start."""
+    from benchmarks.run import army_content
+    from systems.commander import map_regions, second_half
+    army, sid = army_content(content, 400)
+    world = World(army, sid, 1)
+    try:
+        regs = map_regions(world, content.commanders["uct"].regions)
+        n = len(regs.labels)
+        assert regs.half and regs.by_columns
+        assert all(regs.labels[n - 1 - i] == (regs.labels[i] + regs.half) % regs.k for i in range(n)
+                   if regs.labels[i] >= 0)
+        assert all(regs.centres[r + regs.half] == (world.tilemap.width - 1 - x, world.tilemap.height - 1 - y)
+                   for r, (x, y) in enumerate(regs.centres[:regs.half]))
+        assert [second_half(world, t, regs) for t in (0, 1)] == [False, True]
+        world.luck_keys = [world.luck_keys[0]] * 2
+        shots = 0
+        for _ in range(120):
+            world.step()
+            shots += shot(world)
+            assert mirrored(side(world, 0, mirror=True), side(world, 1, mirror=False)), f"mirror broken at tick {world.tick}"
+        decisions = world.decisions.all("commander")
+        assert len(decisions) == 4 and all(r.orders for r in decisions) and shots > 10
+    finally:
+        world.close()
+
+
 def physical(world, home_quarter: int) -> list:
     """Every unit of the team whose home is ``home_quarter``, with its hit points, cooldown and ammunition."""
     world.activate()
