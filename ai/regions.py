@@ -589,7 +589,7 @@ def _kmeans_half(walk: list[bool], width: int, height: int, half_k: int, seed: i
     centres += [n - 1 - c for c in centres]
     out = _finish([w and i not in doors for i, w in enumerate(walk)], width, centres, labels, doors, cut.iterations,
                   label_doors=False)           # each half's doors were labelled in it (a min across halves is not fair)
-    return dataclasses.replace(out, half=half_k, by_columns=by_columns)
+    return dataclasses.replace(out, half=cut.k, by_columns=by_columns)    # (fewer cells than k // 2: cut.k of them)
 
 
 _CACHE: dict = {}

@@ -211,17 +211,20 @@ class CommanderSystem(Decider):
 
 def second_half(world, team: int, regs: region_cut.Regions | None = None) -> bool:
     """Whether the team's home lies in a mirrored cut's second half: the lower half of the map for a cut made in
-    row-major order (its home quarter, ``World.turns``, is 2 or 3), the right half for one made in column-major order
-    (``regs.by_columns``; on the middle column, its lower half). Its tie order is then the cut's turned
-    (``tie_rank``)."""
-    if regs is None or not regs.by_columns:
+    row-major order (on the middle row of an odd height, its right half), the right half for one made in column-major
+    order (``regs.by_columns``; on the middle column, its lower half), so that a home and its image always get
+    opposite answers. Its tie order is then the cut's turned (``tie_rank``). Without ``regs`` (or for a plain cut,
+    whose tie order no flip changes): the home quarter, ``World.turns``, is 2 or 3."""
+    if regs is None or not regs.half:
         return world.turns[team] >= 2
     home = world.home_tile(team)
     if home is None:
         return False
     x2, y2 = (home[0] + 0.5) * 2, (home[1] + 0.5) * 2          # the home's centre, doubled: exact for tile halves
     width, height = world.tilemap.width, world.tilemap.height
-    return x2 > width or (x2 == width and y2 >= height)
+    if regs.by_columns:
+        return x2 > width or (x2 == width and y2 >= height)
+    return y2 > height or (y2 == height and x2 >= width)
 
 
 def decide(world, team: int, profile) -> CommanderDecision:

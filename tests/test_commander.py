@@ -206,7 +206,7 @@ def _abstract_reference(world, regs, viewer):
     for key in sorted(members):
         units = members[key]
         votes = collections.Counter(regs.region_of(int(x), int(y)) for x, y, *_ in units)
-        rank = regs.tie_rank(second_half(world, key[0]))
+        rank = regs.tie_rank(second_half(world, key[0], regs))
         region = min(votes.items(), key=lambda kv: (-kv[1], rank[kv[0]] if kv[0] >= 0 else -1, kv[0]))[0]
         if region < 0:
             continue

@@ -146,8 +146,10 @@ def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirror
         regs = map_regions(world, content.commanders["uct"].regions)
         n = len(regs.labels)
         assert regs.half and regs.by_columns
-        assert all(regs.labels[n - 1 - i] == (regs.labels[i] + regs.half) % regs.k for i in range(n)
-                   if regs.labels[i] >= 0)
+        assert all(regs.labels[n - 1 - i] == ((regs.labels[i] + regs.half) % regs.k if regs.labels[i] >= 0 else -1)
+                   for i in range(n))
+        walk = world.nav.walkable
+        assert all(regs.labels[i] >= 0 for i in range(n) if walk[i])       # every floor cell in a region
         assert all(regs.centres[r + regs.half] == (world.tilemap.width - 1 - x, world.tilemap.height - 1 - y)
                    for r, (x, y) in enumerate(regs.centres[:regs.half]))
         assert [second_half(world, t, regs) for t in (0, 1)] == [False, True]
