@@ -444,11 +444,16 @@ def print_table(rows: list[dict]) -> None:
 def interpreter() -> dict:
     """Which Python ran the figures: its version, executable and build (the same code runs faster on a CPython built
     with profile-guided and link-time optimisation, so figures from two interpreters are not comparable)."""
+    import os
     import platform
     import sys
+    import sysconfig
+    configured = sysconfig.get_config_var("CONFIG_ARGS") or ""
+    # what the build says of itself (a distribution that builds twice may report its shared build's options only)
+    flags = [name for option, name in (("--enable-optimizations", "PGO"), ("--with-lto", "LTO")) if option in configured]
     return {"python": platform.python_version(), "implementation": platform.python_implementation(),
-            "executable": sys.executable, "build": " ".join(platform.python_build()),
-            "compiler": platform.python_compiler()}
+            "executable": os.path.realpath(sys.executable), "build": " ".join(platform.python_build()),
+            "compiler": platform.python_compiler(), "optimizations": " and ".join(flags) or "none configured"}
 
 
 def main(args) -> int:
@@ -458,7 +463,8 @@ def main(args) -> int:
     out = {"interpreter": interpreter()}
     if not args.json:
         py = out["interpreter"]
-        print(f"{py['implementation']} {py['python']} ({py['build']}; {py['compiler']}) at {py['executable']}")
+        print(f"{py['implementation']} {py['python']} ({py['build']}; {py['compiler']}; optimizations: "
+              f"{py['optimizations']}) at {py['executable']}")
     if suite in ("sim", "all"):
         out["headless_ticks"] = run(args.units, args.ticks)
         if not args.json:

@@ -174,6 +174,7 @@ def test_every_bench_report_names_the_interpreter_that_made_it(capsys):
     """Figures from two Python builds are not comparable (the same code runs faster on a CPython built with PGO and
     LTO), so a report says which interpreter made it: in its JSON and on its first line."""
     import json
+    import os
     import platform
     import sys
     from types import SimpleNamespace
@@ -182,9 +183,10 @@ def test_every_bench_report_names_the_interpreter_that_made_it(capsys):
     args = SimpleNamespace(suite="planning", json=True, units=[50], ticks=10, warmup=0)
     run.main(args)
     py = json.loads(capsys.readouterr().out)["interpreter"]
-    assert py["python"] == platform.python_version() and py["executable"] == sys.executable
+    assert py["python"] == platform.python_version() and py["executable"] == os.path.realpath(sys.executable)
     assert py["build"] and py["compiler"] and py["implementation"] == platform.python_implementation()
+    assert py["optimizations"] in ("none configured", "PGO", "LTO", "PGO and LTO")
     args.json = False
     run.main(args)
     first = capsys.readouterr().out.splitlines()[0]
-    assert platform.python_version() in first and sys.executable in first
+    assert platform.python_version() in first and os.path.realpath(sys.executable) in first and "optimizations" in first

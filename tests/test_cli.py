@@ -49,6 +49,21 @@ def test_match_progress_bar_on_a_terminal_only():
     assert "tick/s" not in plain.stderr and plain.stdout == shown.stdout
 
 
+def test_a_note_during_the_match_goes_above_the_progress_bar(tmp_path):
+    """A line written while the bar shows (``--save-at``'s) gets a line of its own, not the end of the bar's."""
+    code = ("import io, sys\n"
+            "class Tty(io.StringIO):\n"
+            "    def isatty(self): return True\n"
+            "from game.app.cli import main\n"
+            "tty = sys.stderr = Tty()\n"
+            "main(['match', '--scenario', 'duel', '--ticks', '60', '--save-at', '30', sys.argv[1]])\n"
+            "sys.__stderr__.write(tty.getvalue())\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.rtssave")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.replace("\r", "\n").splitlines()
+    assert f"saved tick 30 to {tmp_path / 's.rtssave'}" in lines and "60/60" in proc.stderr, proc.stderr
+
+
 def test_headless_match_never_imports_arcade():
     code = ("import sys; from game.app.cli import main; main(['match', '--ticks', '20']); "
             "print('LEAK' if {'arcade', 'pyglet'} & set(sys.modules) else 'CLEAN')")

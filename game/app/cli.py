@@ -102,6 +102,7 @@ def cmd_match(args) -> int:
         step = world.step
     world.timings = args.timings
     recorder = None
+    bar = None
     try:
         if args.ticks is not None:
             # --ticks is the match's tick limit, counted from the match's start; with --load it replaces the
@@ -139,7 +140,7 @@ def cmd_match(args) -> int:
                 except OSError as exc:
                     raise CliError(f"--save-at {save_file}: cannot write: {exc.strerror or exc}") from None
                 saved = True
-                print(f"saved tick {world.tick} to {save_file}", file=sys.stderr)
+                _note(bar, f"saved tick {world.tick} to {save_file}")
             if world.over or world.tick >= world.max_ticks:
                 world.over = True
                 break
@@ -150,6 +151,7 @@ def cmd_match(args) -> int:
                 bar.tick()
         if bar is not None:
             bar.close()
+            bar = None
         if save_tick is not None and not saved:
             raise CliError(f"the match ended at tick {world.tick}, before --save-at {save_tick}")
         if recorder:
@@ -158,6 +160,8 @@ def cmd_match(args) -> int:
             print(f"recorded {world.tick} ticks to {args.record}", file=sys.stderr)
         summary = world.summary()
     finally:
+        if bar is not None:             # (an error or an interrupt mid-run: its line goes below the bar)
+            bar.close()
         if recorder:
             recorder.abort()
         world.close()
@@ -186,8 +190,9 @@ class _MatchBar:
         from tqdm import tqdm
         self.world = world
         self.done = world.tick
+        # (nrows given: a terminal that reports no rows, as some pseudo-terminals do, would hide the bar)
         self.bar = tqdm(total=world.max_ticks, initial=world.tick, desc=world.scenario.id, unit="tick",
-                        file=file or sys.stderr, leave=True, dynamic_ncols=True, mininterval=0.5)
+                        file=file or sys.stderr, leave=True, dynamic_ncols=False, nrows=2, mininterval=0.5)
 
     def tick(self) -> None:
         bar = self.bar
@@ -203,6 +208,14 @@ class _MatchBar:
         if elapsed > 0 and bar.n > bar.initial:          # the whole run's rate, in the bar left on the screen
             bar.set_postfix_str(f"{(bar.n - bar.initial) / elapsed / self.world.hz:.2f}x real time", refresh=False)
         bar.close()
+
+
+def _note(bar, text: str) -> None:
+    """A line on stderr, written above the progress bar when one is showing."""
+    if bar is not None:
+        bar.bar.write(text, file=sys.stderr)
+    else:
+        print(text, file=sys.stderr)
 
 
 def _match_bar(world, args):
