@@ -172,6 +172,21 @@ class CellIndex:
         return q, j
 
 
+def _off_edge(v: float, own: float) -> float:
+    """A scouting target's coordinate ``v`` moved half a tile further from ``own`` (its team's own ground) when it
+    lies on a tile edge, else ``v``. ``int`` puts an edge on the tile after it, which a half turn maps to the tile
+    before its image's edge: two mirror-image teams' targets would sit in different tiles of their rooms (on the
+    garrison map one team's target was a door, the other's the floor beyond one). Away from its own ground both
+    sides' targets are each other's images.
+
+    >>> _off_edge(118.0, 39.0), _off_edge(39.0, 118.0), _off_edge(58.5, 57.5), _off_edge(40.0, 40.0)
+    (118.5, 38.5, 58.5, 40.0)
+    """
+    if v != math.floor(v) or v == own:
+        return v
+    return v + 0.5 if v > own else v - 0.5
+
+
 class Perception:
     """Static per-match data plus the fact builder; one per World (``world.perception``)."""
 
@@ -211,7 +226,12 @@ class Perception:
         for t in spawns:
             pts = [p for other, ps in spawns.items() if other != t for p in ps]
             if pts:
-                self.enemy_ground[t] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+                gx, gy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+                own = spawns[t]
+                if own:     # on a tile edge: half a tile on, away from its own ground (``_off_edge``)
+                    gx = _off_edge(gx, sum(p[0] for p in own) / len(own))
+                    gy = _off_edge(gy, sum(p[1] for p in own) / len(own))
+                self.enemy_ground[t] = (gx, gy)
 
     def facts_batch(self, eids: list[int], now: float, seen: dict | None = None) -> list[dict]:
         """``facts`` for every NPC of ``eids`` (ascending ids), in that order, with the numpy work done for all of

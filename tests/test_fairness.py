@@ -153,6 +153,11 @@ def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirror
         assert all(regs.centres[r + regs.half] == (world.tilemap.width - 1 - x, world.tilemap.height - 1 - y)
                    for r, (x, y) in enumerate(regs.centres[:regs.half]))
         assert [second_half(world, t, regs) for t in (0, 1)] == [False, True]
+        # where each side first scouts is the other's image, in mirror-image tiles (the mean of the garrison's spawn
+        # points lies on a tile edge: perception moves it half a tile on, away from its own ground)
+        (bx, by), (rx, ry) = (world.perception.enemy_ground[t] for t in (0, 1))
+        width, height = world.tilemap.width, world.tilemap.height
+        assert (rx, ry) == (width - bx, height - by) and (int(rx), int(ry)) == (width - 1 - int(bx), height - 1 - int(by))
         world.luck_keys = [world.luck_keys[0]] * 2
         shots = 0
         for _ in range(120):
