@@ -63,6 +63,18 @@ def mirrored(a: list, b: list) -> bool:
     return True
 
 
+def play_mirrored(world, ticks: int) -> int:
+    """Step ``world`` with both teams' hit rolls keyed alike (each shot's luck is its mirror image's), holding the two
+    sides to mirror images after every tick; returns how many ticks fired a shot."""
+    world.luck_keys = [world.luck_keys[0]] * 2
+    shots = 0
+    for _ in range(ticks):
+        world.step()
+        shots += shot(world)
+        assert mirrored(side(world, 0, mirror=True), side(world, 1, mirror=False)), f"mirror broken at tick {world.tick}"
+    return shots
+
+
 def test_a_mirror_match_stays_mirrored_until_the_first_random_draw(content):
     world = World(content, "econ_duel", 1)
     try:
@@ -91,12 +103,7 @@ def test_a_planned_ai_mirror_with_mirror_image_hit_rolls_stays_mirrored_through_
     stays mirrored for all its 36,000 ticks and ends drawn)."""
     world = World(content, "econ_duel", 1, strategies={0: "ai_balanced", 1: "ai_balanced"})
     try:
-        world.luck_keys = [world.luck_keys[0]] * 2
-        shots = 0
-        for _ in range(29000):
-            world.step()
-            shots += shot(world)
-            assert mirrored(side(world, 0, mirror=True), side(world, 1, mirror=False)), f"mirror broken at tick {world.tick}"
+        shots = play_mirrored(world, 29000)
         # it planned, and fought: the scouts, the raids, and the armies' clash once the fields ran dry (about tick
         # 27,000; shots in 600 ticks by 29,000)
         assert shots > 300 and len(world.decisions.all("strategy")) > 20
@@ -158,12 +165,7 @@ def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirror
         (bx, by), (rx, ry) = (world.perception.enemy_ground[t] for t in (0, 1))
         width, height = world.tilemap.width, world.tilemap.height
         assert (rx, ry) == (width - bx, height - by) and (int(rx), int(ry)) == (width - 1 - int(bx), height - 1 - int(by))
-        world.luck_keys = [world.luck_keys[0]] * 2
-        shots = 0
-        for _ in range(120):
-            world.step()
-            shots += shot(world)
-            assert mirrored(side(world, 0, mirror=True), side(world, 1, mirror=False)), f"mirror broken at tick {world.tick}"
+        shots = play_mirrored(world, 120)
         decisions = world.decisions.all("commander")
         assert len(decisions) == 4 and all(r.orders for r in decisions) and shots > 10
     finally:
