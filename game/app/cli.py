@@ -194,26 +194,33 @@ class _MatchBar:
         self.bar = tqdm(total=world.max_ticks, initial=world.tick, desc=world.scenario.id, unit="tick",
                         file=file or sys.stderr, leave=True, dynamic_ncols=False, nrows=2, mininterval=0.5)
 
+    def _real_time(self, ticks_per_s: float) -> None:
+        self.bar.set_postfix_str(f"{ticks_per_s / self.world.hz:.2f}x real time", refresh=False)
+
     def tick(self) -> None:
         bar = self.bar
         bar.update(self.world.tick - self.done)
         self.done = self.world.tick
         rate = bar.format_dict.get("rate")
         if rate and bar.n % 30 == 0:
-            bar.set_postfix_str(f"{rate / self.world.hz:.2f}x real time", refresh=False)
+            self._real_time(rate)
+
+    def write(self, text: str) -> None:
+        """A line on stderr above the bar."""
+        self.bar.write(text, file=sys.stderr)
 
     def close(self) -> None:
         bar = self.bar
         elapsed = bar.format_dict.get("elapsed") or 0.0
         if elapsed > 0 and bar.n > bar.initial:          # the whole run's rate, in the bar left on the screen
-            bar.set_postfix_str(f"{(bar.n - bar.initial) / elapsed / self.world.hz:.2f}x real time", refresh=False)
+            self._real_time((bar.n - bar.initial) / elapsed)
         bar.close()
 
 
 def _note(bar, text: str) -> None:
     """A line on stderr, written above the progress bar when one is showing."""
     if bar is not None:
-        bar.bar.write(text, file=sys.stderr)
+        bar.write(text)
     else:
         print(text, file=sys.stderr)
 
