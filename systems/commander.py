@@ -18,6 +18,7 @@ re-applies them and never searches.
 from __future__ import annotations
 
 import time
+from operator import attrgetter, itemgetter
 
 import esper
 import numpy as np
@@ -32,6 +33,8 @@ from systems.base import Decider
 
 KIND_OF = {tactics.HOLD: "hold", tactics.ATTACK: "attack", tactics.MOVE: "move"}
 REGION_SEED = 1            # the map's cut does not depend on the match seed
+_first = itemgetter(0)
+_second = itemgetter(1)
 
 
 def map_regions(world, k: int) -> region_cut.Regions:
@@ -60,73 +63,103 @@ def squad_entities(world) -> dict[tuple[int, int], int]:
     return {(o.team, o.squad): eid for eid, o in sorted(esper.get_component(SquadOrder))}
 
 
-def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
+class SquadColumns:
+    """Every unit in a squad as columns, ascending entity id: ``ids``, ``team``, ``squad``, ``x``, ``y``, ``hp``,
+    ``max_hp``, ``fire`` (its weapon's damage rate at full strength, ``damage * accuracy * hz / max(1, cooldown)``)
+    and ``range``. Read once per decision tick and shared by every team's ``abstract`` on that tick (the world
+    does not change between the teams' decisions: their orders wait in the ledger)."""
+    __slots__ = ("ids", "team", "squad", "x", "y", "hp", "max_hp", "fire", "range")
+
+    def __init__(self, world):
+        rows = sorted(esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind), key=_first)
+        n = len(rows)
+        self.ids = np.fromiter(map(_first, rows), np.int64, n)
+        teams, squads, positions, healths, weapons, _kinds = zip(*map(_second, rows)) if n else ((),) * 6
+        col = lambda items, name, dtype: np.fromiter(map(attrgetter(name), items), dtype, n)   # noqa: E731
+        self.team = col(teams, "team", np.int64)
+        self.squad = col(squads, "squad", np.int64)
+        self.x = col(positions, "x", np.float64)
+        self.y = col(positions, "y", np.float64)
+        self.hp = col(healths, "hp", np.float64)
+        self.max_hp = col(healths, "max_hp", np.float64)
+        # (each product and quotient as the scalar formula takes them, left to right: the same doubles)
+        self.fire = col(weapons, "damage", np.float64) * col(weapons, "accuracy", np.float64) * world.hz \
+            / np.maximum(1, col(weapons, "cooldown", np.int64))
+        self.range = col(weapons, "range", np.float64)
+
+
+def abstract(world, regs: region_cut.Regions, viewer: int | None = None, columns: SquadColumns | None = None):
     """(model parameters' adjacency, group specs, state, squad keys) for the world as ``viewer`` knows it: under
     fog of war an enemy unit counts where the viewer sees it now, or where it last saw it (with the hit points it
     had then) while it remembers it, and not at all otherwise (game/fog.py). ``viewer`` None: everything.
+    ``columns``: the units as ``SquadColumns`` read this tick (read here when not given).
 
     A group is a squad: its region is the one most of its members stand in (ties in the cut's tie order), its hit
     points, full hit points, damage rate and range the sums over its members in entity order (each sum added up
-    one member after another, as ``np.bincount`` adds, without compensation: docs/rules/commander.md).
+    one member after another, as ``np.bincount`` adds, without compensation: docs/rules/commander.md); the
+    members the viewer knows only from memory or estimate come after those it knows now, as they are listed.
     """
     nav = world.nav
     passable = lambda cells: all(nav.walkable[c] for c in cells)    # a door edge counts while the door is open
     adjacency = regs.adjacency(passable)
     fog = world.fog if viewer is not None and world.fog.enabled else None
-    memory = fog.remembered_units(viewer) if fog is not None else {}
-    in_sight = seen_enemies(world, viewer) if fog is not None else set()
-    hz = world.hz
-    rows = sorted(esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind))
+    cols = columns if columns is not None else SquadColumns(world)
+    team_col = cols.team
     # the teams whose units count only where the viewer knows them (a group is one team's: each group's members
     # are read in entity order either way)
-    hidden = {t for t in range(len(world.sides)) if world.enemies(viewer, t)} if fog is not None else set()
-    plain = [c for _e, c in rows if c[0].team not in hidden] if hidden else [c for _e, c in rows]
-    keys_of = [(c[0].team, c[1].squad) for c in plain]
-    xs = [c[2].x for c in plain]
-    ys = [c[2].y for c in plain]
-    hps = [c[3].hp for c in plain]
-    max_hps = [c[3].max_hp for c in plain]
-    weapons = [c[4] for c in plain]
-    # a hidden team's unit counts where the viewer sees it now, or where it remembers it; never seen, or
-    # forgotten: unknown
-    known = [r for r in rows if r[1][0].team in hidden and (r[0] in in_sight or r[0] in memory)] if hidden else ()
-    for eid, (team, squad, pos, health, weapon, _kind) in known:
-        if eid in in_sight:
-            x, y, hp, max_hp = pos.x, pos.y, health.hp, health.max_hp
-        else:
-            _t, _k, x, y, hp, max_hp = memory[eid][:6]
-        keys_of.append((team.team, squad.squad))
-        xs.append(x)
-        ys.append(y)
-        hps.append(hp)
-        max_hps.append(max_hp)
-        weapons.append(weapon)
+    hidden = [t for t in range(len(world.sides)) if world.enemies(viewer, t)] if fog is not None else []
+    if hidden:
+        secret = np.isin(team_col, hidden)
+        memory = fog.remembered_units(viewer)
+        in_sight = np.isin(cols.ids, seen_enemy_ids(world, viewer))
+        remembered = np.isin(cols.ids, np.fromiter(memory, np.int64, len(memory))) & ~in_sight
+        plain = np.flatnonzero(~secret)
+        # a hidden team's unit counts where the viewer sees it now, or where it remembers it; never seen, or
+        # forgotten: unknown
+        known = np.flatnonzero(secret & (in_sight | remembered))
+        rows = np.concatenate([plain, known])
+        xs, ys, hps, max_hps = cols.x[rows], cols.y[rows], cols.hp[rows], cols.max_hp[rows]
+        recalled = np.flatnonzero(remembered[rows])
+        for at, eid in zip(recalled.tolist(), cols.ids[rows[recalled]].tolist()):
+            _t, _k, xs[at], ys[at], hps[at], max_hps[at] = memory[eid][:6]
+    else:
+        rows = np.arange(len(team_col))
+        xs, ys, hps, max_hps = cols.x, cols.y, cols.hp, cols.max_hp
+    teams, squads, fire, ranges = team_col[rows], cols.squad[rows], cols.fire[rows], cols.range[rows]
     if fog is not None:
-        for key, x, y, hp, weapon, count in estimate_unseen(world, viewer, set(keys_of)):
-            keys_of.extend([key] * count)
-            xs.extend([x] * count)
-            ys.extend([y] * count)
-            hps.extend([hp] * count)
-            max_hps.extend([hp] * count)
-            weapons.extend([weapon] * count)
-    codes: dict = {}                     # (team, squad) -> its group column, in order of first member
-    col = [codes.setdefault(key, len(codes)) for key in keys_of]
-    fire = [w.damage * w.accuracy * hz / max(1, w.cooldown) for w in weapons]
-    ranges = [w.range for w in weapons]
+        present = set(zip(teams.tolist(), squads.tolist()))
+        extra = [(key, x, y, hp, weapon, count) for key, x, y, hp, weapon, count
+                 in estimate_unseen(world, viewer, present)]
+        if extra:
+            count = [e[5] for e in extra]
+            more = lambda values: np.repeat(np.array(values, dtype=np.float64), count)     # noqa: E731
+            teams = np.concatenate([teams, np.repeat(np.array([e[0][0] for e in extra], dtype=np.int64), count)])
+            squads = np.concatenate([squads, np.repeat(np.array([e[0][1] for e in extra], dtype=np.int64), count)])
+            xs = np.concatenate([xs, more([e[1] for e in extra])])
+            ys = np.concatenate([ys, more([e[2] for e in extra])])
+            hps = np.concatenate([hps, more([e[3] for e in extra])])
+            max_hps = np.concatenate([max_hps, more([e[3] for e in extra])])
+            fire = np.concatenate([fire, more([w.damage * w.accuracy * world.hz / max(1, w.cooldown)
+                                               for _k, _x, _y, _h, w, _c in extra])])
+            ranges = np.concatenate([ranges, more([e[4].range for e in extra])])
+    # one column per (team, squad), in key order; each sum adds its members in the order listed
+    low = int(squads.min()) if len(squads) else 0
+    span = int(squads.max()) - low + 1 if len(squads) else 1
+    codes, col = np.unique(teams * span + (squads - low), return_inverse=True)
+    col = col.reshape(-1)
     n = len(codes)
-    col = np.array(col, dtype=np.int64)
     members = np.bincount(col, minlength=n).tolist()
-    hp_sum = np.bincount(col, np.array(hps, dtype=np.float64), n).tolist()
-    max_sum = np.bincount(col, np.array(max_hps, dtype=np.float64), n).tolist()
-    fire_sum = np.bincount(col, np.array(fire, dtype=np.float64), n).tolist()
-    range_sum = np.bincount(col, np.array(ranges, dtype=np.float64), n).tolist()
+    hp_sum = np.bincount(col, hps, n).tolist()
+    max_sum = np.bincount(col, max_hps, n).tolist()
+    fire_sum = np.bincount(col, fire, n).tolist()
+    range_sum = np.bincount(col, ranges, n).tolist()
     # each group's members per region (column 0: on no region)
     width = regs.k + 1
     votes = np.bincount(col * width + regs.regions_of(xs, ys) + 1, minlength=n * width).reshape(n, width)
     specs, regions_now, hps_now, keys = [], [], [], []
     ranks = {}                            # team -> its tie order (the cut's, turned for a team in the second half)
-    for key in sorted(codes):
-        g = codes[key]
+    for g, code in enumerate(codes.tolist()):
+        key = (code // span, code % span + low)
         count = members[g]
         # the most members; ties in the cut's tie order (a mirrored cut's half turn keeps it: fair to both sides)
         rank = ranks.get(key[0]) or ranks.setdefault(key[0], regs.tie_rank(second_half(world, key[0], regs)))
@@ -145,14 +178,21 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None):
     return adjacency, specs, tactics.new_state(regions_now, hps_now), keys
 
 
-def seen_enemies(world, viewer: int) -> set[int]:
-    """The enemy units ``viewer`` sees now (``Fog.sees`` at each one's position, under fog of war): read from the
-    tick's ``World.seen_index``, which applies the same rule (``Fog.corner_tiles``) to every unit at once."""
+def seen_enemy_ids(world, viewer: int) -> np.ndarray:
+    """The ids of the enemy units ``viewer`` sees now (``Fog.sees`` at each one's position, under fog of war), as
+    one array: read from the tick's ``World.seen_index``, which applies the same rule (``Fog.corner_tiles``) to every
+    unit at once."""
     if viewer in world.sees_all:          # seen_index ignores fog for such a team; Fog.sees reads its grid all the same
-        return {e for other, (ids, xs, ys) in world.team_index().items() if world.enemies(viewer, other)
-                for e in ids[world.fog.seen_mask(viewer, xs, ys)].tolist()}
-    return {e for other, (ids, _xs, _ys) in world.seen_index(viewer).items() if world.enemies(viewer, other)
-            for e in ids.tolist()}
+        parts = [ids[world.fog.seen_mask(viewer, xs, ys)] for other, (ids, xs, ys) in world.team_index().items()
+                 if world.enemies(viewer, other)]
+    else:
+        parts = [ids for other, (ids, _xs, _ys) in world.seen_index(viewer).items() if world.enemies(viewer, other)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def seen_enemies(world, viewer: int) -> set[int]:
+    """``seen_enemy_ids`` as a set."""
+    return set(seen_enemy_ids(world, viewer).tolist())
 
 
 def estimate_unseen(world, viewer: int, known: set) -> list[tuple]:
@@ -200,13 +240,16 @@ def hidden_groups(world, viewer: int | None, keys: list) -> list[int]:
 class CommanderSystem(Decider):
     def run(self, world):
         profiles = world.content.commanders
+        columns = None                                  # the units as columns, read once for every team deciding
         for team, name in enumerate(world.commanders):
             profile = profiles.get(name) if name else None
             if profile is None or world.controllers[team] == "player":
                 continue
             if world.tick % profile.every:              # every team on the same tick: none decides later
                 continue
-            decide(world, team, profile)
+            if columns is None:
+                columns = SquadColumns(world)
+            decide(world, team, profile, columns)
 
 
 def second_half(world, team: int, regs: region_cut.Regions | None = None) -> bool:
@@ -227,11 +270,12 @@ def second_half(world, team: int, regs: region_cut.Regions | None = None) -> boo
     return y2 > height or (y2 == height and x2 >= width)
 
 
-def decide(world, team: int, profile) -> CommanderDecision:
-    """One decision for ``team``: search, submit changed orders, record it. Returns the record."""
+def decide(world, team: int, profile, columns: SquadColumns | None = None) -> CommanderDecision:
+    """One decision for ``team``: search, submit changed orders, record it. Returns the record. ``columns``: the
+    units as ``SquadColumns`` read this tick, shared by the teams deciding on it (read here when not given)."""
     regs = map_regions(world, profile.regions)
     viewer = None if team in world.sees_all else team
-    adjacency, specs, state, keys = abstract(world, regs, viewer=viewer)
+    adjacency, specs, state, keys = abstract(world, regs, viewer=viewer, columns=columns)
     model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
                           regs.tie_rank(second_half(world, team, regs)))
     # keyed on the team's luck key (its home quarter), not its index: listing the teams in another order changes

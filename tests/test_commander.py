@@ -9,7 +9,7 @@ import pytest
 from components import BrainState, Position, Squad, SquadOrder, Team
 from game.world import World
 from saves.replay import ReplayRecorder, read_replay, verify
-from systems.commander import abstract, map_regions, squad_entities
+from systems.commander import SquadColumns, abstract, map_regions, squad_entities
 from tests.conftest import write_mod
 
 
@@ -184,17 +184,16 @@ def _abstract_reference(world, regs, viewer):
     seen or remembered, unknown squads estimated, a Counter of regions and sums added one member at a time."""
     import collections
 
-    from systems.commander import estimate_unseen, second_half, seen_enemies
+    from systems.commander import estimate_unseen, second_half
     world.activate()
     fog = world.fog if viewer is not None and world.fog.enabled else None
     memory = fog.remembered_units(viewer) if fog is not None else {}
-    in_sight = seen_enemies(world, viewer) if fog is not None else set()
     members = collections.defaultdict(list)
     from components import Health, UnitKind, Weapon
     for eid, (team, squad, pos, health, weapon, _k) in sorted(
             esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind)):
         x, y, hp, max_hp = pos.x, pos.y, health.hp, health.max_hp
-        if fog is not None and world.enemies(viewer, team.team) and eid not in in_sight:
+        if fog is not None and world.enemies(viewer, team.team) and not fog.sees(viewer, x, y):   # (the fog's rule)
             if eid not in memory:
                 continue
             x, y, hp, max_hp = memory[eid][2:6]
@@ -223,8 +222,8 @@ def _abstract_reference(world, regs, viewer):
 
 @pytest.mark.parametrize("sid", ["econ_duel", "skirmish"])
 def test_abstract_matches_a_unit_by_unit_reference(content, sid):
-    """``abstract`` reads the squads as columns (bincount sums, which add in entity order); its groups are the
-    same floats, bit for bit, as adding each squad's members one at a time, for every viewer, with and without fog
+    """``abstract`` reads the squads as columns (``SquadColumns``, read once a tick for every team; bincount sums,
+    which add in the order listed); its groups are the same floats, bit for bit, as adding each squad's members one at a time, for every viewer, with and without fog
     (the commander's decisions, and so every match's sync hash, rest on them)."""
     world = World(content, sid, 2)
     try:
@@ -234,8 +233,10 @@ def test_abstract_matches_a_unit_by_unit_reference(content, sid):
             if world.over:
                 break
             regs = map_regions(world, 12)
+            columns = SquadColumns(world)           # read once for every viewer, as the commanders' tick does
             for viewer in (None, 0, 1):
-                _adj, specs, state, keys = abstract(world, regs, viewer=viewer)
+                _adj, specs, state, keys = abstract(world, regs, viewer=viewer, columns=columns)
+                assert abstract(world, regs, viewer=viewer)[1] == specs
                 got = [(key, state.region[g], state.hp[g], s.max_hp, s.dps, s.unit_hp, s.range_class)
                        for g, (key, s) in enumerate(zip(keys, specs))]
                 want = _abstract_reference(world, regs, viewer)
