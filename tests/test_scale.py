@@ -289,3 +289,27 @@ def test_a_ray_that_cannot_start_is_a_one_line_error_not_a_hang():
     with pytest.raises(backends.BackendError, match=r"^cannot start or join Ray \(address h:1\): object store: "
                                                     r"/dev/shm too small$"):
         backends._init_ray(types.SimpleNamespace(init=refuse), 2, "h:1", 5)
+
+
+def test_a_tuned_worker_frees_each_finished_match(monkeypatch):
+    """A finished match's world is cyclic garbage (its objects point at each other): a tuned process (``rts``, its
+    workers) frees it when the job ends, instead of letting matches pile up until the collector's rare oldest pass;
+    an untuned one (tests, library users) is left alone."""
+    import gc
+
+    from game.app import process
+    from game.app.tournament import play_game
+    job = ("skirmish", 1, "uct", "uct", 0, "commander", (), (), (), 60)
+    thresholds = gc.get_threshold()
+    monkeypatch.setattr(process, "_collect_after_jobs", False)      # (put back as it was after the test)
+    try:
+        gc.collect()
+        backends.execute(play_game, job)
+        assert gc.collect() > 1000                    # untuned: the world waits for a collector pass
+        process.tune_gc()
+        assert gc.get_threshold()[0] == process.YOUNG_THRESHOLD
+        result = backends.execute(play_game, job)
+        assert result["ticks"] == 60
+        assert gc.collect() == 0                      # tuned: freed as the job ended
+    finally:
+        gc.set_threshold(*thresholds)

@@ -68,9 +68,14 @@ def _crash_hook() -> None:
 
 
 def execute(fn, job: tuple):
-    """Run one job in this process (what every worker of every backend calls): ``fn(job)``."""
+    """Run one job in this process (what every worker of every backend calls): ``fn(job)``; then the job's garbage
+    is freed (``process.after_job``: a worker plays match after match)."""
+    from game.app.process import after_job
     _crash_hook()
-    return fn(job)
+    try:
+        return fn(job)
+    finally:
+        after_job()
 
 
 def echo(job: tuple) -> tuple:
