@@ -194,7 +194,7 @@ def make_scorer(candidate: Candidate):
     exp = math.exp
     Score = CandidateScore
 
-    def scorer(facts: dict, bb: dict | None, eps: float) -> dict:
+    def scorer(facts: dict, bb: dict | None, eps: float) -> CandidateScore:
         gates = []
         eligible = True
         get = facts.get
