@@ -63,6 +63,10 @@ _H_DIAGONAL = 14_140
 _UNSEEN = 2 ** 31 - 1
 GOAL_SEARCHES = 48         # goals whose search a PathGraph keeps going (a pathfinder each, about 0.2 MB)
 SEGMENT_CACHE = 200_000     # segment answers a PathGraph keeps for smoothing (about 20 MB), then starts afresh
+#: how near a tile corner, as a fraction of its length, a straight segment may pass and still count as passing
+#: through it (``segment_clear``): the positions of a unit and of its mirror image differ by rounding (about 1e-13
+#: tiles after a walk), and without it one could graze a wall's corner where the other passes through it
+CORNER = 1e-9
 
 
 def _indexed_steps(width: int, turn: int) -> tuple:
@@ -435,7 +439,9 @@ def segment_clear(walkable: list, width: int, height: int,
 
     Coordinates are continuous tile units (tile (i, j) spans [i, i+1) x [j, j+1)).
     Walks the exact tile sequence (Amanatides & Woo); where the segment passes
-    exactly through a tile corner both side tiles must be walkable.
+    through a tile corner both side tiles must be walkable. A pass within ``CORNER``
+    of a corner (as a fraction of the segment) counts as through it: two walks that
+    are each other's mirror image, a rounding apart, get the same answer.
 
     >>> grid = [c == "." for c in "...." ".##." "...."]
     >>> segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 0.5), segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 2.5)
@@ -471,13 +477,13 @@ def segment_clear(walkable: list, width: int, height: int,
             return False
         if tx == ex and ty == ey:
             return True
-        if t_mx < t_my:
+        if t_mx < t_my - CORNER:
             t_mx += t_dx
             tx += step_x
-        elif t_my < t_mx:
+        elif t_my < t_mx - CORNER:
             t_my += t_dy
             ty += step_y
-        else:  # through a corner: both neighbours must be open
+        else:  # through a corner (or within CORNER of one): both neighbours must be open
             if not (walkable[ty * width + tx + step_x] and walkable[(ty + step_y) * width + tx]):
                 return False
             t_mx += t_dx

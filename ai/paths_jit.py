@@ -221,7 +221,11 @@ _box_open = _segment_clear = _segment_checked = None   # ai.pathfinding's own, c
 
 def _bind_helpers(box_open, segment_clear) -> None:
     """Numba compiles a function's callees only if they are compiled functions too: ``_clear`` and the very
-    ``box_open`` and ``segment_clear`` of ``ai.pathfinding`` (their list indexing reads arrays the same way)."""
+    ``box_open`` and ``segment_clear`` of ``ai.pathfinding`` (their list indexing reads arrays the same way).
+
+    Numba's cache knows a cached function by its own file's stamp, not its callees': the loops here that call
+    ``segment_clear`` (with ``CORNER``, its corner tolerance) keep an old build of it until this file changes
+    too. A change to either of those in ``ai.pathfinding`` comes with an edit here (this note was the last)."""
     global _box_open, _segment_clear, _segment_checked, _clear, _near
     from numba import njit
 

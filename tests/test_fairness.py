@@ -144,7 +144,9 @@ def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirror
     (``ai.regions.kmeans_mirrored``; before, the plain cut was used there, whose rooms' centres were not each other's
     images, and 80 games of the army_2000 UCT mirror went 29 to Blue, 51 to Red). Each team then breaks ties in its
     own turned order (the right half is the second), and an army mirror with mirror-image hit rolls stays mirrored
-    through its commanders' first two decisions and the fights they start."""
+    through its commanders' first seven decisions and the fights they start (it held for 142 ticks before a straight
+    walk's pass near a wall corner counted as through it, ai/pathfinding CORNER: a unit and its image, a rounding
+    apart, grazed the corner for one and passed it for the other)."""
     from benchmarks.run import army_content
     from systems.commander import map_regions, second_half
     army, sid = army_content(content, 400)
@@ -165,9 +167,9 @@ def test_an_army_mirror_on_the_garrison_plans_on_a_mirrored_cut_and_stays_mirror
         (bx, by), (rx, ry) = (world.perception.enemy_ground[t] for t in (0, 1))
         width, height = world.tilemap.width, world.tilemap.height
         assert (rx, ry) == (width - bx, height - by) and (int(rx), int(ry)) == (width - 1 - int(bx), height - 1 - int(by))
-        shots = play_mirrored(world, 120)
+        shots = play_mirrored(world, 600)
         decisions = world.decisions.all("commander")
-        assert len(decisions) == 4 and all(r.orders for r in decisions) and shots > 10
+        assert len(decisions) == 14 and all(r.orders for r in decisions) and shots > 100
     finally:
         world.close()
 

@@ -1,5 +1,7 @@
 import math
 
+import numpy as np
+
 from ai.pathfinding import astar, bfs_distances, segment_clear, smooth
 
 
@@ -43,6 +45,25 @@ def test_segment_clear_sees_walls_and_corners():
     assert segment_clear(walk, w, h, 0.5, 0.5, 2.5, 0.5)
     assert not segment_clear(walk, w, h, 0.5, 1.5, 2.5, 1.5)
     assert not segment_clear(walk, w, h, 0.5, 0.5, 2.5, 2.5)  # through the wall's centre
+
+
+def test_a_pass_within_corner_of_a_tile_corner_counts_as_through_it():
+    """The corner (1, 1) has a wall below-left of it: a diagonal through it is blocked (both side tiles must be open),
+    one that misses it by a millionth of a tile passes on the open side, and one that misses it by less than
+    ``CORNER`` of its length is taken as through it, on whichever side rounding put it: a unit and its mirror image,
+    a rounding apart, get one answer."""
+    from ai import paths_jit
+    from ai.pathfinding import CORNER, jit_available
+    walk, w, h = grid(["..", "#."])
+    checks = [segment_clear]
+    if jit_available():
+        checks.append(lambda cells, *a: bool(paths_jit._segment_clear(np.array(cells, dtype=np.bool_), *a)))
+    for clear in checks:
+        assert not clear(walk, w, h, 0.5, 0.5, 1.5, 1.5)                   # exactly through the corner
+        assert clear(walk, w, h, 0.5 + 1e-6, 0.5, 1.5 + 1e-6, 1.5)          # above it: by the open tile (1, 0)
+        assert not clear(walk, w, h, 0.5 - 1e-6, 0.5, 1.5 - 1e-6, 1.5)      # below it: into the wall (0, 1)
+        for miss in (CORNER / 10, -CORNER / 10):                           # a rounding either side: the corner's answer
+            assert not clear(walk, w, h, 0.5 + miss, 0.5, 1.5 + miss, 1.5)
 
 
 def test_smooth_drops_needless_waypoints():
