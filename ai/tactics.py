@@ -715,11 +715,13 @@ def uct(model: Model, specs, state: State, team: int, *, playouts: int = 2000, b
     maximising = [specs[order[d]].team == team for d in range(per_round)]
     groups = Groups(specs)                # the specs as arrays, once for every batch of playouts
 
+    shuffle = rng.shuffle
+
     def options(s: State, depth: int):
-        g = order[depth % per_round]
-        acts = legal_actions(model, specs, s, g)
-        perm = rng.permutation(len(acts))
-        return [acts[i] for i in perm]
+        # (shuffling the list makes the swaps ``rng.permutation`` would make of its indexes, with the same draws)
+        acts = legal_actions(model, specs, s, order[depth % per_round])
+        shuffle(acts)
+        return acts
 
     root = _Node(options(state, 0), 0)
     done = 0

@@ -389,3 +389,17 @@ def test_expected_outcome_samples_hidden_groups_per_playout():
     assert spread[0] == spread[1]                      # seeded
     assert spread[0].stats != plain.stats              # the placements vary, and so do the values
     assert spread[0].playouts == 320
+
+
+def test_uct_shuffles_a_nodes_options_as_a_permutation_of_their_indexes_would():
+    """UCT orders a new node's untried options by shuffling the list in place (``rng.shuffle``), which makes the
+    swaps ``rng.permutation`` of its indexes makes, from the same draws: the decisions and the stream after stay
+    those of the permutation it replaced (and so every commander's sync hash)."""
+    for seed in range(100):
+        for n in range(12):
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            acts = [(HOLD, k) for k in range(n)]
+            by_index = [acts[i] for i in a.permutation(n)]
+            shuffled = list(acts)
+            b.shuffle(shuffled)
+            assert shuffled == by_index and a.random() == b.random()
