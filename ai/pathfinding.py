@@ -440,8 +440,9 @@ def segment_clear(walkable: list, width: int, height: int,
     Coordinates are continuous tile units (tile (i, j) spans [i, i+1) x [j, j+1)).
     Walks the exact tile sequence (Amanatides & Woo); where the segment passes
     through a tile corner both side tiles must be walkable. A pass within ``CORNER``
-    of a corner (as a fraction of the segment) counts as through it: two walks that
-    are each other's mirror image, a rounding apart, get the same answer.
+    of a corner (as a fraction of the segment) counts as through it, and a segment
+    that ends there ends in whichever side tile holds its end: two walks that are
+    each other's mirror image, a rounding apart, get the same answer.
 
     >>> grid = [c == "." for c in "...." ".##." "...."]
     >>> segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 0.5), segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 2.5)
@@ -486,6 +487,8 @@ def segment_clear(walkable: list, width: int, height: int,
         else:  # through a corner (or within CORNER of one): both neighbours must be open
             if not (walkable[ty * width + tx + step_x] and walkable[(ty + step_y) * width + tx]):
                 return False
+            if (ty == ey and tx + step_x == ex) or (tx == ex and ty + step_y == ey):
+                return True   # it ends in one of them, at the corner or within CORNER of it: no step past the end
             t_mx += t_dx
             t_my += t_dy
             tx += step_x

@@ -51,19 +51,47 @@ def test_a_pass_within_corner_of_a_tile_corner_counts_as_through_it():
     """The corner (1, 1) has a wall below-left of it: a diagonal through it is blocked (both side tiles must be open),
     one that misses it by a millionth of a tile passes on the open side, and one that misses it by less than
     ``CORNER`` of its length is taken as through it, on whichever side rounding put it: a unit and its mirror image,
-    a rounding apart, get one answer."""
+    a rounding apart, get one answer. The compiled walks (line of sight's, checked, and the plain one) agree."""
     from ai import paths_jit
     from ai.pathfinding import CORNER, jit_available
+    assert 1e-12 < CORNER < 1e-6                                           # the probes below straddle the band
     walk, w, h = grid(["..", "#."])
     checks = [segment_clear]
     if jit_available():
-        checks.append(lambda cells, *a: bool(paths_jit._segment_clear(np.array(cells, dtype=np.bool_), *a)))
+        for walker in (paths_jit._segment_clear, paths_jit._segment_checked):
+            checks.append(lambda cells, *a, _f=walker: bool(_f(np.array(cells, dtype=np.bool_), *a)))
     for clear in checks:
         assert not clear(walk, w, h, 0.5, 0.5, 1.5, 1.5)                   # exactly through the corner
         assert clear(walk, w, h, 0.5 + 1e-6, 0.5, 1.5 + 1e-6, 1.5)          # above it: by the open tile (1, 0)
         assert not clear(walk, w, h, 0.5 - 1e-6, 0.5, 1.5 - 1e-6, 1.5)      # below it: into the wall (0, 1)
-        for miss in (CORNER / 10, -CORNER / 10):                           # a rounding either side: the corner's answer
+        for miss in (1e-12, -1e-12):                                       # a rounding either side: the corner's answer
             assert not clear(walk, w, h, 0.5 + miss, 0.5, 1.5 + miss, 1.5)
+
+
+def test_a_segment_ending_beside_a_corner_stops_on_its_end_tile():
+    """A segment whose end lies within ``CORNER`` of a tile corner, in one of the two tiles beside it, is walked to
+    that tile and no further (the corner rule checks both side tiles, then the walk ends there instead of stepping
+    past the end): every rounding of such an end gives one answer, and a segment gives the answer of its reverse."""
+    from ai.pathfinding import PathGraph
+    walk = [True] * 9
+    assert segment_clear(walk, 3, 3, 0.5, 0.5, 1 + 1e-12, 1 - 1e-12)
+    assert segment_clear(walk, 3, 3, 2.5, 2.5, 2 - 1e-12, 2 + 1e-12)
+    rows = ["#" * 10] + ["#" + "." * 8 + "#" for _ in range(8)] + ["#" * 10]
+    rows[4] = rows[4][:3] + "#" + rows[4][4:]                              # a wall at (3, 4), below-left of (4, 4)
+    walk, w, h = grid(rows)
+    graph = PathGraph(walk, w, h)
+    # (corners whose four tiles are open: an end inside the wall would be another question)
+    for corner, start in (((5, 5), (3.5, 3.2)), ((5, 5), (7.5, 2.5)), ((5, 4), (2.5, 6.5)), ((2, 2), (3.5, 5.5))):
+        answers = set()
+        for ex in (-1e-13, 0.0, 1e-13):
+            for ey in (-1e-13, 0.0, 1e-13):
+                x1, y1 = corner[0] + ex, corner[1] + ey
+                there = segment_clear(walk, w, h, *start, x1, y1)
+                assert there == segment_clear(walk, w, h, x1, y1, *start) == graph.clear(*start, x1, y1) \
+                    == graph.clear(x1, y1, *start)
+                answers.add(there)
+        assert len(answers) == 1, (corner, answers)
+
 
 
 def test_smooth_drops_needless_waypoints():
