@@ -43,6 +43,7 @@ class World:
 
         if scenario_id not in content.scenarios:
             raise KeyError(scenario_id)
+        self.closed = False         # set by ``close``, which lets go of everything else
         self.content = content
         self.scenario = content.scenarios[scenario_id]
         self.scenario_id = scenario_id
@@ -177,13 +178,31 @@ class World:
             esper.switch_world(self.name)
 
     def close(self) -> None:
-        """Drop this match's esper context."""
+        """Drop this match's esper context, and the links back to the world from its parts.
+
+        Perception and fog keep the world they serve (``part.world``), so a world merely forgotten is cyclic
+        garbage that only a collector pass frees: a process that plays match after match (a tournament worker, the
+        window's restarts and replay seeks) held every finished world until the collector's rare oldest-generation
+        pass. With those links cut the world and everything it holds go by reference counts as soon as the last
+        reference does (tests/test_scale.py holds every scenario kind to it). The world's own fields stay readable
+        (a report reads its ``hz`` after the match); its parts are not used again.
+
+        >>> from content.loader import load_content
+        >>> world = World(load_content(), "duel", 1)
+        >>> world.close(); world.close()          # (a second close does nothing more)
+        >>> world.closed, world.perception.world is None
+        (True, True)
+        """
         if self.name in esper.list_worlds():
             current = esper.current_world
             esper.switch_world(self.name)
             esper_rows.forget()
             esper.switch_world(current if current != self.name else "default")
             esper.delete_world(self.name)
+        for part in list(vars(self).values()):
+            if getattr(part, "world", None) is self:
+                part.world = None
+        self.closed = True
 
     # -- entities ------------------------------------------------------------------
     def create_entity(self, *components) -> int:

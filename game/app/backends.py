@@ -68,14 +68,9 @@ def _crash_hook() -> None:
 
 
 def execute(fn, job: tuple):
-    """Run one job in this process (what every worker of every backend calls): ``fn(job)``; then the job's garbage
-    is freed (``process.after_job``: a worker plays match after match)."""
-    from game.app.process import after_job
+    """Run one job in this process (what every worker of every backend calls): ``fn(job)``."""
     _crash_hook()
-    try:
-        return fn(job)
-    finally:
-        after_job()
+    return fn(job)
 
 
 def echo(job: tuple) -> tuple:

@@ -63,15 +63,6 @@ def summarize(level: str, games: list[dict]) -> dict:
             "mean_ticks": round(sum(g["ticks"] for g in games) / n, 1) if n else 0.0}
 
 
-def _play(job: tuple) -> dict:
-    """``play_game``, then its finished world freed (``process.after_job``): a worker plays game after game."""
-    from game.app.process import after_job
-    try:
-        return play_game(job)
-    finally:
-        after_job()
-
-
 def run(levels: list[str], games: int, scenario: str = "skirmish", seed: int = 1, workers: int | None = None,
         mods: list[str] = (), ticks: int | None = None, progress: bool = True) -> list[dict]:
     jobs = [(scenario, seed + i, level, i % 2, ticks) for level in levels for i in range(games)]
@@ -84,12 +75,12 @@ def run(levels: list[str], games: int, scenario: str = "skirmish", seed: int = 1
     if workers == 1:
         _init(list(mods))
         for job in jobs:
-            results.append(_play(job))
+            results.append(play_game(job))
             if bar:
                 bar.update()
     else:
         with get_context("fork").Pool(workers, initializer=_init, initargs=(list(mods),)) as pool:
-            for res in pool.imap_unordered(_play, jobs):
+            for res in pool.imap_unordered(play_game, jobs):
                 results.append(res)
                 if bar:
                     bar.update()
