@@ -247,7 +247,7 @@ def make_scorer(candidate: Candidate):
     return scorer
 
 
-def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: list, prefs: list) -> dict:
+def _score_checked(candidate: Candidate, facts: dict, bb, eps: float, gates: list, prefs: list) -> CandidateScore:
     """The preference loop with every check spelled out: runs when the fast loop met something to diagnose."""
     log_sum = 0.0
     weight_sum = 0.0
