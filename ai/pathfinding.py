@@ -439,10 +439,11 @@ def segment_clear(walkable: list, width: int, height: int,
 
     Coordinates are continuous tile units (tile (i, j) spans [i, i+1) x [j, j+1)).
     Walks the exact tile sequence (Amanatides & Woo); where the segment passes
-    through a tile corner both side tiles must be walkable. A pass within ``CORNER``
-    of a corner (as a fraction of the segment) counts as through it, and a segment
-    that ends there ends in whichever side tile holds its end: two walks that are
-    each other's mirror image, a rounding apart, get the same answer.
+    through a tile corner both side tiles must be walkable (a corner on the map's
+    edge is blocked). A pass within ``CORNER`` of a corner (as a fraction of the
+    segment) counts as through it, and a segment that ends there ends in whichever
+    side tile holds its end: where the tiles round the corner are open, two walks
+    that are each other's mirror image, a rounding apart, get the same answer.
 
     >>> grid = [c == "." for c in "...." ".##." "...."]
     >>> segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 0.5), segment_clear(grid, 4, 3, 0.5, 0.5, 3.5, 2.5)
@@ -485,9 +486,13 @@ def segment_clear(walkable: list, width: int, height: int,
             t_my += t_dy
             ty += step_y
         else:  # through a corner (or within CORNER of one): both neighbours must be open
-            if not (walkable[ty * width + tx + step_x] and walkable[(ty + step_y) * width + tx]):
+            nx = tx + step_x
+            ny = ty + step_y
+            if not (0 <= nx < width and 0 <= ny < height):
+                return False  # a corner on the map's edge: the tile beyond it is off the map, as a wall
+            if not (walkable[ty * width + nx] and walkable[ny * width + tx]):
                 return False
-            if (ty == ey and tx + step_x == ex) or (tx == ex and ty + step_y == ey):
+            if (ty == ey and nx == ex) or (tx == ex and ny == ey):
                 return True   # it ends in one of them, at the corner or within CORNER of it: no step past the end
             t_mx += t_dx
             t_my += t_dy

@@ -226,7 +226,7 @@ def _bind_helpers(box_open, segment_clear) -> None:
     Numba's cache knows a cached function by its own file's stamp, not its callees': the loops here that call
     ``segment_clear`` (with ``CORNER``, its corner tolerance) keep an old build of it until this file changes
     too. A change to either of those in ``ai.pathfinding`` comes with an edit here (this note was the last: the
-    corner walk stops on an end tile beside the corner)."""
+    corner walk stops on an end tile beside the corner, and a corner on the map's edge is blocked)."""
     global _box_open, _segment_clear, _segment_checked, _clear, _near
     from numba import njit
 

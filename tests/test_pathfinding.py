@@ -71,26 +71,34 @@ def test_a_pass_within_corner_of_a_tile_corner_counts_as_through_it():
 def test_a_segment_ending_beside_a_corner_stops_on_its_end_tile():
     """A segment whose end lies within ``CORNER`` of a tile corner, in one of the two tiles beside it, is walked to
     that tile and no further (the corner rule checks both side tiles, then the walk ends there instead of stepping
-    past the end): every rounding of such an end gives one answer, and a segment gives the answer of its reverse."""
+    past the end): where the tiles round the corner are open, every rounding of such an end gives one answer, and
+    a segment gives the answer of its reverse. A corner on the map's edge is blocked (the tile beyond it is off the
+    map) and is never read."""
     from ai.pathfinding import PathGraph
     walk = [True] * 9
     assert segment_clear(walk, 3, 3, 0.5, 0.5, 1 + 1e-12, 1 - 1e-12)
     assert segment_clear(walk, 3, 3, 2.5, 2.5, 2 - 1e-12, 2 + 1e-12)
     rows = ["#" * 10] + ["#" + "." * 8 + "#" for _ in range(8)] + ["#" * 10]
-    rows[4] = rows[4][:3] + "#" + rows[4][4:]                              # a wall at (3, 4), below-left of (4, 4)
+    rows[4] = rows[4][:3] + "#" + rows[4][4:]                              # a wall at (3, 4), away from (5, 5)
     walk, w, h = grid(rows)
     graph = PathGraph(walk, w, h)
-    # (corners whose four tiles are open: an end inside the wall would be another question)
-    for corner, start in (((5, 5), (3.5, 3.2)), ((5, 5), (7.5, 2.5)), ((5, 4), (2.5, 6.5)), ((2, 2), (3.5, 5.5))):
+    # towards the corner (5, 5) from each of the four directions, each passing tile corners on the way
+    for start in ((3.5, 3.2), (7.5, 3.5), (7.5, 7.5), (2.5, 7.5)):
         answers = set()
         for ex in (-1e-13, 0.0, 1e-13):
             for ey in (-1e-13, 0.0, 1e-13):
-                x1, y1 = corner[0] + ex, corner[1] + ey
+                x1, y1 = 5 + ex, 5 + ey
                 there = segment_clear(walk, w, h, *start, x1, y1)
                 assert there == segment_clear(walk, w, h, x1, y1, *start) == graph.clear(*start, x1, y1) \
                     == graph.clear(x1, y1, *start)
                 answers.add(there)
-        assert len(answers) == 1, (corner, answers)
+        assert answers == {True}, start
+    # an end within CORNER of a corner on the map's top edge: blocked, whatever the tile the old walk read off it
+    edge = [True] * 12
+    edge[1 * 4 + 2] = False
+    for elsewhere in (True, False):                                        # (the tile a wrapped index used to read)
+        edge[2 * 4 + 1] = elsewhere
+        assert not segment_clear(edge, 4, 3, 0.5, 1.5, 2.0000000000001, 0.0)
 
 
 

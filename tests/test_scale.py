@@ -291,12 +291,14 @@ def test_a_ray_that_cannot_start_is_a_one_line_error_not_a_hang():
         backends._init_ray(types.SimpleNamespace(init=refuse), 2, "h:1", 5)
 
 
-def test_a_finished_match_leaves_nothing_for_the_collector(content):
+def test_a_finished_match_leaves_nothing_for_the_collector(content, monkeypatch):
     """A world's parts point back at it (perception, fog); ``World.close`` cuts those links, so a process that plays
     match after match (a tournament worker through ``backends.execute``, the window's restarts and replay seeks)
     frees each finished world by reference counts, with the collector off, instead of holding them all until its
-    rare oldest-generation pass (six ``army_2000`` games in one worker went 226 -> 434 MB)."""
+    rare oldest-generation pass (six ``army_2000`` games in one worker went 226 -> 434 MB). Each world is watched
+    through a weak reference: gone as soon as its last reference goes, before any collector pass."""
     import gc
+    import weakref
 
     from benchmarks.run import army_content
     from game.app.tournament import play_game
@@ -304,11 +306,18 @@ def test_a_finished_match_leaves_nothing_for_the_collector(content):
     job = ("skirmish", 1, "uct", "uct", 0, "commander", (), (), (), 60)
     backends.execute(play_game, job)              # (a process's first match makes a few one-off cyclic objects)
     army, army_id = army_content(content, 400)
+    made = []
+    init = World.__init__
+
+    def watched(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+    monkeypatch.setattr(World, "__init__", watched)
     gc.collect()
     gc.disable()
     try:
         assert backends.execute(play_game, job)["ticks"] == 60
-        assert gc.collect() == 0
+        assert len(made) == 1 and made[0]() is None
         for scenario_content, sid, ticks in ((content, "econ_duel", 300), (content, "uct_vs_eo", 120),
                                              (army, army_id, 40)):
             world = World(scenario_content, sid, 1)
@@ -316,7 +325,8 @@ def test_a_finished_match_leaves_nothing_for_the_collector(content):
             world.close()
             assert world.closed and world.hz == 30        # (its own fields stay readable: a report reads them)
             del world
-            assert gc.collect() == 0, sid
+            assert made[-1]() is None, sid
+        assert gc.collect() == 0
     finally:
         gc.enable()
 

@@ -16,6 +16,8 @@ buildings and fields one sprite list.
 """
 from __future__ import annotations
 
+import weakref
+
 import math
 from operator import itemgetter
 
@@ -671,7 +673,9 @@ class Effects:
     CAP = 400
 
     def __init__(self, scene: Scene):
-        self.scene = scene
+        # (a weak reference: the scene owns its effects, and a cycle between them would keep a replaced scene, and
+        # the closed world it shows, alive until a collector pass)
+        self.scene = weakref.proxy(scene)
         self.now = 0.0
         self.shots: list[tuple] = []      # (born, sx, sy, ex, ey, hit)
         self.deaths: list[tuple] = []     # (born, x, y, half width, half height, colour); width 0: a unit
