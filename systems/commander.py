@@ -63,6 +63,18 @@ def squad_entities(world) -> dict[tuple[int, int], int]:
     return {(o.team, o.squad): eid for eid, o in sorted(esper.get_component(SquadOrder))}
 
 
+def _column(items, name: str, dtype) -> np.ndarray:
+    """The attribute ``name`` of every object of ``items`` (a sequence), as one array."""
+    return np.fromiter(map(attrgetter(name), items), dtype, len(items))
+
+
+def fire_rates(weapons, hz: int) -> np.ndarray:
+    """Each weapon's damage rate at full strength, ``damage * accuracy * hz / max(1, cooldown)``, taken left to
+    right as the scalar formula takes it (the same doubles)."""
+    return _column(weapons, "damage", np.float64) * _column(weapons, "accuracy", np.float64) * hz \
+        / np.maximum(1, _column(weapons, "cooldown", np.int64))
+
+
 class SquadColumns:
     """Every unit in a squad as columns, ascending entity id: ``ids``, ``team``, ``squad``, ``x``, ``y``, ``hp``,
     ``max_hp``, ``fire`` (its weapon's damage rate at full strength, ``damage * accuracy * hz / max(1, cooldown)``)
@@ -72,20 +84,16 @@ class SquadColumns:
 
     def __init__(self, world):
         rows = sorted(esper.get_components(Team, Squad, Position, Health, Weapon, UnitKind), key=_first)
-        n = len(rows)
-        self.ids = np.fromiter(map(_first, rows), np.int64, n)
-        teams, squads, positions, healths, weapons, _kinds = zip(*map(_second, rows)) if n else ((),) * 6
-        col = lambda items, name, dtype: np.fromiter(map(attrgetter(name), items), dtype, n)   # noqa: E731
-        self.team = col(teams, "team", np.int64)
-        self.squad = col(squads, "squad", np.int64)
-        self.x = col(positions, "x", np.float64)
-        self.y = col(positions, "y", np.float64)
-        self.hp = col(healths, "hp", np.float64)
-        self.max_hp = col(healths, "max_hp", np.float64)
-        # (each product and quotient as the scalar formula takes them, left to right: the same doubles)
-        self.fire = col(weapons, "damage", np.float64) * col(weapons, "accuracy", np.float64) * world.hz \
-            / np.maximum(1, col(weapons, "cooldown", np.int64))
-        self.range = col(weapons, "range", np.float64)
+        self.ids = np.fromiter(map(_first, rows), np.int64, len(rows))
+        teams, squads, positions, healths, weapons, _kinds = zip(*map(_second, rows)) if rows else ((),) * 6
+        self.team = _column(teams, "team", np.int64)
+        self.squad = _column(squads, "squad", np.int64)
+        self.x = _column(positions, "x", np.float64)
+        self.y = _column(positions, "y", np.float64)
+        self.hp = _column(healths, "hp", np.float64)
+        self.max_hp = _column(healths, "max_hp", np.float64)
+        self.fire = fire_rates(weapons, world.hz)
+        self.range = _column(weapons, "range", np.float64)
 
 
 def abstract(world, regs: region_cut.Regions, viewer: int | None = None, columns: SquadColumns | None = None):
@@ -127,21 +135,19 @@ def abstract(world, regs: region_cut.Regions, viewer: int | None = None, columns
         xs, ys, hps, max_hps = cols.x, cols.y, cols.hp, cols.max_hp
     teams, squads, fire, ranges = team_col[rows], cols.squad[rows], cols.fire[rows], cols.range[rows]
     if fog is not None:
-        present = set(zip(teams.tolist(), squads.tolist()))
-        extra = [(key, x, y, hp, weapon, count) for key, x, y, hp, weapon, count
-                 in estimate_unseen(world, viewer, present)]
-        if extra:
-            count = [e[5] for e in extra]
-            more = lambda values: np.repeat(np.array(values, dtype=np.float64), count)     # noqa: E731
-            teams = np.concatenate([teams, np.repeat(np.array([e[0][0] for e in extra], dtype=np.int64), count)])
-            squads = np.concatenate([squads, np.repeat(np.array([e[0][1] for e in extra], dtype=np.int64), count)])
-            xs = np.concatenate([xs, more([e[1] for e in extra])])
-            ys = np.concatenate([ys, more([e[2] for e in extra])])
-            hps = np.concatenate([hps, more([e[3] for e in extra])])
-            max_hps = np.concatenate([max_hps, more([e[3] for e in extra])])
-            fire = np.concatenate([fire, more([w.damage * w.accuracy * world.hz / max(1, w.cooldown)
-                                               for _k, _x, _y, _h, w, _c in extra])])
-            ranges = np.concatenate([ranges, more([e[4].range for e in extra])])
+        extra = estimate_unseen(world, viewer, set(zip(teams.tolist(), squads.tolist())))
+        if extra:                         # one row per spawn, repeated for its units (full strength: hp = max_hp)
+            keys_e, xs_e, ys_e, hps_e, weapons_e, count = zip(*extra)
+            more = lambda values, dtype=np.float64: np.repeat(np.array(values, dtype=dtype), count)   # noqa: E731
+            hp_more = more(hps_e)
+            teams = np.concatenate([teams, more([k[0] for k in keys_e], np.int64)])
+            squads = np.concatenate([squads, more([k[1] for k in keys_e], np.int64)])
+            xs = np.concatenate([xs, more(xs_e)])
+            ys = np.concatenate([ys, more(ys_e)])
+            hps = np.concatenate([hps, hp_more])
+            max_hps = np.concatenate([max_hps, hp_more])
+            fire = np.concatenate([fire, np.repeat(fire_rates(weapons_e, world.hz), count)])
+            ranges = np.concatenate([ranges, more([w.range for w in weapons_e])])
     # one column per (team, squad), in key order; each sum adds its members in the order listed
     low = int(squads.min()) if len(squads) else 0
     span = int(squads.max()) - low + 1 if len(squads) else 1
