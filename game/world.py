@@ -43,7 +43,7 @@ class World:
 
         if scenario_id not in content.scenarios:
             raise KeyError(scenario_id)
-        self.closed = False         # set by ``close``, which lets go of everything else
+        self.closed = False         # set by ``close`` (which also cuts the parts' links back to the world)
         self.content = content
         self.scenario = content.scenarios[scenario_id]
         self.scenario_id = scenario_id

@@ -223,8 +223,9 @@ def _abstract_reference(world, regs, viewer):
 @pytest.mark.parametrize("sid", ["econ_duel", "skirmish"])
 def test_abstract_matches_a_unit_by_unit_reference(content, sid):
     """``abstract`` reads the squads as columns (``SquadColumns``, read once a tick for every team; bincount sums,
-    which add in the order listed); its groups are the same floats, bit for bit, as adding each squad's members one at a time, for every viewer, with and without fog
-    (the commander's decisions, and so every match's sync hash, rest on them)."""
+    which add in the order listed); its groups are the same floats, bit for bit, as adding each squad's members one
+    at a time, for every viewer, with and without fog (the commander's decisions, and so every match's sync hash,
+    rest on them)."""
     world = World(content, sid, 2)
     try:
         checked = 0

@@ -101,7 +101,6 @@ def test_a_segment_ending_beside_a_corner_stops_on_its_end_tile():
         assert not segment_clear(edge, 4, 3, 0.5, 1.5, 2.0000000000001, 0.0)
 
 
-
 def test_smooth_drops_needless_waypoints():
     walk, w, h = grid(["......", "......"])
     path = astar(walk, w, h, (0, 0), (5, 1))
