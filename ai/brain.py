@@ -169,6 +169,8 @@ class Brain:
         "unknown mode 'flee'"
         >>> brain.check_state(BrainState(brain="guard", mode="engage", path=["engage"], mem=[3, 0]))
         'tree memory has 2 slots, the tree needs 0'
+        >>> brain.check_state(BrainState(brain="guard", inbox=[[2, "done", "", 9], [1, "done", "", 8]]))
+        'inbox entries are not in tick order'
         """
         if st.mode and st.mode not in self.selector.by_id:
             return f"unknown mode '{st.mode}'"
@@ -195,6 +197,8 @@ class Brain:
             if not (isinstance(entry, list) and len(entry) == 4 and type(entry[0]) is int and isinstance(entry[1], str)
                     and isinstance(entry[2], str) and type(entry[3]) is int):
                 return "inbox entry is malformed"
+        if any(a[3] > b[3] for a, b in zip(st.inbox, st.inbox[1:])):
+            return "inbox entries are not in tick order"      # (the host drops expired ones by the first's tick)
         return None
 
     # -- one decision -----------------------------------------------------------------------------------------

@@ -292,7 +292,8 @@ class BrainSystem(Decider):
             brain.wake = False
             decided.append(k)
             inbox = brain.inbox
-            if inbox and any(tick - e[3] > INBOX_TICKS for e in inbox):     # (a new list only when one expires)
+            # entries come in tick order (appended each tick; a save's are checked), so the first is the oldest
+            if inbox and tick - inbox[0][3] > INBOX_TICKS:                  # (a new list only when one expires)
                 brain.inbox = [e for e in inbox if tick - e[3] <= INBOX_TICKS]
             if not world.batch_brains:          # the per-NPC reference path: perceive, score and decide one by one
                 facts = perception.facts(eid, now)
