@@ -369,6 +369,18 @@ class Perception:
         cy = self.cover[:, 1] + 0.5
         if self._cover_cells is None:
             self._cover_cells = CellIndex(cx, cy, COVER_RADIUS + 1.0)
+        if perception_jit.available():          # the same rule, tile by tile in a compiled loop, no pairs built
+            away = [visible[i][0] if visible[i] else None for i in cand.tolist()]
+            pick, dist = perception_jit.best_cover(
+                self._cover_cells, cx, cy, self.cover[:, 0], self.cover[:, 1], labels, occupants, holders,
+                xs[cand], ys[cand], cand_here, eid_arr[cand], np.array([a is not None for a in away], dtype=bool),
+                np.array([a[2] if a is not None else 0.0 for a in away]),
+                np.array([a[3] if a is not None else 0.0 for a in away]),
+                np.asarray(world.turns, dtype=np.int64)[teams[cand]], COVER_RADIUS, AWAY_WEIGHT, AWAY_CAP)
+            tiles = self.cover_tiles
+            for i, k, d in zip(cand.tolist(), pick.tolist(), dist.tolist()):
+                out[i] = () if k < 0 else (*tiles[k], d)
+            return out
         occupied = occupants[:, 0] > 0
         crowded = occupants[:, 0] > 1
         held = holders != 0

@@ -18,6 +18,8 @@ and on a 600-unit match's facts).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ai import jit
@@ -26,17 +28,22 @@ _INSTALLED = jit.INSTALLED
 
 
 def _make(njit):
-    global _spans
+    global _spans, _score
     _spans = njit(cache=True)(_cell_spans)
+    _score = njit(cache=True)(_cover_score)
     count = njit(cache=True)(_count_within)
     nearest = njit(cache=True)(_nearest_within)
+    cover = njit(cache=True)(_best_cover)
     pts = np.array([0.5, 1.5])
     starts = np.array([0, 0, 0, 0, 0, 2, 2, 2, 2, 2], dtype=np.int64)
     order = np.array([0, 1], dtype=np.int64)
     q = np.array([1.0])
     count(starts, order, pts, pts, 3, 3, 0, 0, 2.0, q, q, 4.0)
     nearest(starts, order, pts, pts, order, 3, 3, 0, 0, 2.0, q, q, np.array([4.0]), 2)
-    return count, nearest
+    one = np.array([1], dtype=np.int64)
+    cover(starts, order, pts, pts, pts - 0.5, pts - 0.5, 3, 3, 0, 0, 2.0, order, order, order, order,
+          q, q, one, one, np.array([True]), q, q, one, 20.0, 0.5, 16.0)
+    return count, nearest, cover
 
 
 _BUILD = jit.Build("perception pairs its units with numpy (the same facts, slower)", _make)
@@ -65,7 +72,24 @@ def nearest_within(cells, px: np.ndarray, py: np.ndarray, ids: np.ndarray, qx: n
                            cells.size, qx, qy, r2, k)
 
 
+def best_cover(cells, cx: np.ndarray, cy: np.ndarray, tile_x: np.ndarray, tile_y: np.ndarray, labels: np.ndarray,
+               occupants: np.ndarray, holders: np.ndarray, px: np.ndarray, py: np.ndarray, here: np.ndarray,
+               me: np.ndarray, seen: np.ndarray, ex: np.ndarray, ey: np.ndarray, turns: np.ndarray, radius: float,
+               away_weight: float, away_cap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per NPC (at ``px``, ``py``, in walkable area ``here``, entity ``me``, facing the enemy at ``ex``, ``ey`` where
+    ``seen``, its team's quarter ``turns``): the cover tile ``Perception._cover_batch`` picks among the tiles at
+    (``cx``, ``cy``), indexed by ``cells``, as (tile index or -1, its distance). The same rule, tile by tile: in
+    reach (``radius``), in the same area, not taken by another unit (``occupants``: count and one occupant;
+    ``holders``: an enter_cover action's actor); scored by distance less ``away_weight`` times the enemy's distance
+    to it (capped at ``away_cap``); the lowest score, and among those within a millionth of it the lowest offset
+    turned with the quarter (``game.economy.turned``), then the lowest index."""
+    return _BUILD.get()[2](cells.starts, cells.order, cx, cy, tile_x, tile_y, cells.cols, cells.rows, cells.x0,
+                           cells.y0, cells.size, labels, occupants[:, 0].copy(), occupants[:, 1].copy(), holders,
+                           px, py, here, me, seen, ex, ey, turns, radius, away_weight, away_cap)
+
+
 _spans = None           # ``_cell_spans`` compiled (the loops call it)
+_score = None           # ``_cover_score`` compiled
 
 
 def _cell_spans(starts, cols, rows, x0, y0, size, x, y, spans):
@@ -137,3 +161,63 @@ def _nearest_within(starts, order, px, py, ids, cols, rows, x0, y0, size, qx, qy
                 dist[i, pos] = d2
         count[i] = m
     return found, dist, count
+
+
+def _cover_score(cx, cy, j, x, y, seen, ex, ey, away_weight, away_cap):
+    """(distance, score) of cover tile ``j`` for an NPC at (x, y): ``_cover_batch``'s expressions, the same
+    operations in the same order (``math.hypot`` is the C library's, as ``np.hypot`` is)."""
+    d = math.hypot(cx[j] - x, cy[j] - y)
+    if seen:
+        return d, d - away_weight * min(math.hypot(cx[j] - ex, cy[j] - ey), away_cap)
+    return d, d
+
+
+def _best_cover(starts, order, cx, cy, tile_x, tile_y, cols, rows, x0, y0, size, labels, occ_count, occ_id, holders,
+                px, py, here, me, seen, ex, ey, turns, radius, away_weight, away_cap):
+    n = len(px)
+    best = np.full(n, -1, dtype=np.int64)
+    best_d = np.zeros(n)
+    spans = np.empty((9, 2), dtype=np.int64)
+    for i in range(n):
+        x, y, area, who = px[i], py[i], here[i], me[i]
+        _spans(starts, cols, rows, x0, y0, size, x, y, spans)
+        low = np.inf
+        for cell in range(9):                    # the lowest score of the tiles this NPC may take
+            for s in range(spans[cell, 0], spans[cell, 1]):
+                j = order[s]
+                if labels[j] != area:
+                    continue
+                if (occ_count[j] > 0 and (occ_count[j] > 1 or occ_id[j] != who)) or \
+                        (holders[j] != 0 and holders[j] != who):
+                    continue
+                d, score = _score(cx, cy, j, x, y, seen[i], ex[i], ey[i], away_weight, away_cap)
+                if d <= radius and score < low:
+                    low = score
+        if low == np.inf:
+            continue
+        bound = low + 1e-6
+        pick = -1
+        pick_d = 0.0
+        k0 = 0.0
+        k1 = 0.0
+        for cell in range(9):                    # of those within a millionth: the lowest turned offset, then index
+            for s in range(spans[cell, 0], spans[cell, 1]):
+                j = order[s]
+                if labels[j] != area:
+                    continue
+                if (occ_count[j] > 0 and (occ_count[j] > 1 or occ_id[j] != who)) or \
+                        (holders[j] != 0 and holders[j] != who):
+                    continue
+                d, score = _score(cx, cy, j, x, y, seen[i], ex[i], ey[i], away_weight, away_cap)
+                if d > radius or score > bound:
+                    continue
+                dx = tile_x[j] + 0.5 - x
+                dy = tile_y[j] + 0.5 - y
+                for _ in range(turns[i]):
+                    dx, dy = dy, -dx
+                a, b = dy, dx                    # turned's result
+                if pick < 0 or a < k0 or (a == k0 and (b < k1 or (b == k1 and j < pick))):
+                    pick, pick_d, k0, k1 = j, d, a, b
+        best[i] = pick
+        best_d[i] = pick_d
+    return best, best_d

@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.skipif(not perception_jit._INSTALLED,
               pytest.mark.skipif(bool(os.environ.get("RTS_NO_JIT")), reason="RTS_NO_JIT is set: one path only")]
 
 coords = st.floats(-3, 40, allow_nan=False, allow_infinity=False)
+near = st.floats(-2, 12, allow_nan=False, allow_infinity=False)        # among a 10 x 10 patch of cover tiles
 
 
 def arrays(points, snap):
@@ -62,6 +63,69 @@ def test_the_nearest_in_range_equal_the_numpy_lexsort(points, queries, k, snap, 
         assert found[i, :count[i]].tolist() == want.tolist()
         assert dist[i, :count[i]].tolist() == d2[want].tolist()
         assert (found[i, count[i]:] == -1).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(tiles=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=60, unique=True),
+       npcs=st.lists(st.tuples(near, near, st.integers(0, 3), st.booleans(), coords, coords),
+                     min_size=1, max_size=12),
+       radius=st.floats(2, 12), snap=st.booleans(), jitter=st.booleans(), seed=st.integers(0, 10 ** 6))
+def test_the_cover_picked_equals_the_scalar_rule(tiles, npcs, radius, snap, jitter, seed):
+    """Per NPC, the compiled cover pick is ``best_cover``'s (the per-NPC path's rule) over the tiles it may take:
+    in reach, in its area, not taken by another unit; ties within a millionth broken by the turned offset. Snapped
+    NPCs stand on tile corners, where several tiles are equally near; jittered ones a billionth off, where scores
+    differ by less than the millionth and the turned offsets decide."""
+    from systems.perception import best_cover
+    rng = np.random.default_rng(seed)
+    cover = np.array(tiles, dtype=np.float64)
+    cx, cy = cover[:, 0] + 0.5, cover[:, 1] + 0.5
+    m = len(tiles)
+    labels = (rng.random(m) < 0.2).astype(np.int64)         # (most tiles free and in one area: ties to break)
+    occupants = np.stack([np.where(rng.random(m) < 0.2, rng.integers(1, 3, m), 0), rng.integers(1, 4, m)], axis=1)
+    holders = np.where(rng.random(m) < 0.1, rng.integers(1, 4, m), 0)
+    px, py = arrays([(x, y) for x, y, *_ in npcs], snap)
+    if jitter:
+        px = px + rng.uniform(-1e-9, 1e-9, len(px))
+        py = py + rng.uniform(-1e-9, 1e-9, len(py))
+    ex, ey = arrays([(a, b) for *_, a, b in npcs], snap)
+    turns = np.array([t for _x, _y, t, *_ in npcs], dtype=np.int64)
+    seen = np.array([s for _x, _y, _t, s, _a, _b in npcs], dtype=bool)
+    here = (rng.random(len(npcs)) < 0.2).astype(np.int64)
+    me = rng.integers(1, 4, len(npcs))
+    cells = CellIndex(cx, cy, radius + 1.0)
+    pick, dist = perception_jit.best_cover(cells, cx, cy, cover[:, 0], cover[:, 1], labels, occupants, holders,
+                                           px, py, here, me, seen, ex, ey, turns, radius, 0.5, 16.0)
+    for i in range(len(npcs)):
+        d = np.hypot(cx - px[i], cy - py[i])
+        taken = ((occupants[:, 0] > 0) & ((occupants[:, 0] > 1) | (occupants[:, 1] != me[i]))) | \
+            ((holders != 0) & (holders != me[i]))
+        ok = (d <= radius) & (labels == here[i]) & ~taken
+        score = d - 0.5 * np.minimum(np.hypot(cx - ex[i], cy - ey[i]), 16.0) if seen[i] else d
+        total = np.where(ok, score, np.inf)
+        want = best_cover(cover, total, float(px[i]), float(py[i]), int(turns[i])) if ok.any() else -1
+        assert pick[i] == want
+        if want >= 0:
+            assert dist[i] == d[want]
+
+
+def test_cover_near_ties_go_by_the_turned_offset():
+    """A unit a billionth off the corner of four cover tiles: their distances differ by less than the millionth,
+    so the tile is chosen by the offset turned with the team's quarter, as ``best_cover`` does (not the nearest)."""
+    from systems.perception import best_cover
+    cover = np.array([(4, 4), (5, 4), (4, 5), (5, 5)], dtype=np.float64)
+    cx, cy = cover[:, 0] + 0.5, cover[:, 1] + 0.5
+    zero = np.zeros(4, dtype=np.int64)
+    picks = set()
+    for turn in range(4):
+        for off in (1e-9, -1e-9):
+            px, py = np.array([5 + off]), np.array([5 + off / 3])
+            pick, _d = perception_jit.best_cover(CellIndex(cx, cy, 9.0), cx, cy, cover[:, 0], cover[:, 1], zero,
+                                                 np.stack([zero, zero], axis=1), zero, px, py, zero[:1], zero[:1] + 1,
+                                                 np.array([False]), px, py, np.array([turn]), 8.0, 0.5, 16.0)
+            want = best_cover(cover, np.hypot(cx - px[0], cy - py[0]), float(px[0]), float(py[0]), turn)
+            assert pick[0] == want
+            picks.add(want)
+    assert picks == {0, 1, 2, 3}               # each quarter its own corner: not the nearest tile every time
 
 
 def test_a_match_decides_alike_with_and_without_the_compiled_queries(monkeypatch):
