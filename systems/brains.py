@@ -109,9 +109,9 @@ class Calm:
         sight = world.perception.sight
         n = len(eids)
         ok = [False] * n
-        xs = np.zeros(n)
-        ys = np.zeros(n)
-        rs = np.zeros(n)
+        xl = [0.0] * n                            # (lists filled here, made arrays once: not an array write per item)
+        yl = [0.0] * n
+        rl = [0.0] * n
         table = esper_rows.table()
         for k, (eid, team) in enumerate(zip(eids, teams)):
             comps = table[eid]
@@ -124,9 +124,13 @@ class Calm:
                 if order is not None and order.since > mem.order_seen:
                     continue                      # a squad order it has not perceived yet
             pos = comps[Position]
-            xs[k], ys[k] = pos.x, pos.y
-            rs[k] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
+            xl[k] = pos.x
+            yl[k] = pos.y
+            rl[k] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
             ok[k] = True
+        xs = np.array(xl, dtype=np.float64)
+        ys = np.array(yl, dtype=np.float64)
+        rs = np.array(rl, dtype=np.float64)
         nav = world.nav
         # the tiles of the square round each NPC, clipped to the map (int() of each coordinate: toward zero)
         x0 = np.maximum(0, (xs - rs).astype(np.int64))

@@ -205,6 +205,8 @@ class Perception:
             spawns[t] = [((s.at or start)[0] + 0.5, (s.at or start)[1] + 0.5) for s in team.spawns]
         self._links_version = -1
         self._cover_tick = -1
+        self._cells_tick = -1
+        self._cells: dict = {}              # (team, other team, cell size) -> the CellIndex of what it sees, this tick
         self._cover_cells: CellIndex | None = None       # the cover tiles' cell index (they never move)
         self._cover_at: np.ndarray | None = None
         self._areas_arr = np.zeros(0, dtype=np.int64)
@@ -277,19 +279,21 @@ class Perception:
     def _where(self, eids: list[int]) -> tuple:
         """(xs, ys, teams, sight ranges) of the units ``eids``, as arrays."""
         n = len(eids)
-        xs = np.empty(n)
-        ys = np.empty(n)
-        teams = np.empty(n, dtype=np.int64)
-        sights = np.empty(n)
+        xs = [0.0] * n                        # (lists filled here, made arrays once: not an array write per item)
+        ys = [0.0] * n
+        teams = [0] * n
+        sights = [0.0] * n
         table = esper_rows.table()
         sight = self.sight
         for i, eid in enumerate(eids):
             comps = table[eid]
             pos = comps[Position]
-            xs[i], ys[i] = pos.x, pos.y
+            xs[i] = pos.x
+            ys[i] = pos.y
             teams[i] = comps[Team].team
             sights[i] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
-        return xs, ys, teams, sights
+        return (np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64), np.array(teams, dtype=np.int64),
+                np.array(sights, dtype=np.float64))
 
     def sightings(self, xs: np.ndarray, ys: np.ndarray, teams: np.ndarray, sights: np.ndarray) -> list[list]:
         """Per unit at these points, of these teams and sight ranges (``_where``'s arrays for NPCs in ascending id
@@ -311,7 +315,7 @@ class Perception:
             for other, (ids, oxs, oys) in sorted(world.seen_index(team).items()):
                 if not world.enemies(team, other) or len(ids) == 0:
                     continue
-                cells = CellIndex(oxs, oys, float(sights[rows].max()) + 1.0)
+                cells = self._enemy_cells(team, other, oxs, oys, float(sights[rows].max()) + 1.0)
                 for block in ((rows,) if jit else (rows[b:b + BLOCK] for b in range(0, len(rows), BLOCK))):
                     # (NPC row, enemy index, squared distance): each NPC's LOS_CHECKS nearest in sight range,
                     # nearest first, ties by entity id
@@ -332,14 +336,26 @@ class Perception:
                         keep = rank < LOS_CHECKS
                         me, jj, dd2 = block[q[keep]], j[keep], d2[keep]
                     ex, ey = oxs[jj], oys[jj]
-                    seen = nav.clear_lines(xs[me], ys[me], ex, ey)
-                    for i, e, dd, x, y, ok in zip(me.tolist(), ids[jj].tolist(), dd2.tolist(), ex.tolist(),
-                                                  ey.tolist(), seen):
-                        if ok:
-                            visible[i].append((dd, e, x, y))
+                    ok = np.array(nav.clear_lines(xs[me], ys[me], ex, ey), dtype=bool)
+                    for i, e, dd, x, y in zip(me[ok].tolist(), ids[jj[ok]].tolist(), dd2[ok].tolist(),
+                                              ex[ok].tolist(), ey[ok].tolist()):
+                        visible[i].append((dd, e, x, y))
         for v in visible:
             v.sort()
         return visible
+
+    def _enemy_cells(self, team: int, other: int, xs: np.ndarray, ys: np.ndarray, size: float) -> CellIndex:
+        """The ``CellIndex`` of ``other``'s units as ``team`` sees them this tick (``xs``, ``ys``: its
+        ``seen_index`` row), in cells of ``size``: made once a tick, for the calm test and the decisions alike."""
+        tick = self.world.tick
+        if self._cells_tick != tick:
+            self._cells = {}
+            self._cells_tick = tick
+        key = (team, other, size)
+        cells = self._cells.get(key)
+        if cells is None:
+            cells = self._cells[key] = CellIndex(xs, ys, size)
+        return cells
 
     def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list, teams: np.ndarray) -> list:
         """Per NPC: the cover facts as ``_cover`` finds them, or None where ``_cover`` must look (the NPC stands
