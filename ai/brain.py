@@ -69,6 +69,7 @@ class BrainState:
     plan: dict = field(default_factory=dict)        # the plan executor's state (ai/executor.py)
     inbox: list = field(default_factory=list)       # host-reported ends of this NPC's actions: [[id, status, reason, tick]]
     wake: bool = False                              # the host asks for a decision on the next tick
+    slot: int = -1                                  # the host's stagger slot for it, kept for its life (-1: none yet)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ class Brain:
             if not (isinstance(entry, list) and len(entry) == 4 and type(entry[0]) is int and isinstance(entry[1], str)
                     and isinstance(entry[2], str) and type(entry[3]) is int):
                 return "inbox entry is malformed"
+        if type(st.slot) is not int or st.slot < -1:
+            return "think slot is not an integer of at least -1"
         if any(a[3] > b[3] for a, b in zip(st.inbox, st.inbox[1:])):
             return "inbox entries are not in tick order"      # (the host drops expired ones by the first's tick)
         return None

@@ -522,7 +522,7 @@ class BrainDef(Strict):
     """An NPC brain (file kind ``brains/``): utility candidates choose a mode, the HFSM runs it, trees act."""
     id: str = Field(pattern=ID_PATTERN, description="stable id unit types refer to")
     name: str = Field(default="", max_length=60, description="display name")
-    think_every: int = Field(default=6, ge=1, le=300, description="ticks between ordinary decisions (staggered by entity)")
+    think_every: int = Field(default=6, ge=1, le=300, description="ticks between ordinary decisions (staggered by a slot each NPC keeps for life)")
     idle_state: str = Field(default="", description="state run while no candidate is eligible ('' = none; "
                                                     "must not hold reservations)")
     utility: UtilityDef = Field(default_factory=UtilityDef, description="switching thresholds")

@@ -43,9 +43,9 @@ from saves.snapshot import check_snapshot, restore_world, snapshot_state, world_
 
 REPLAY_MAGIC = b"RTSRPLY\x00"
 MAX_FILE = 1 << 30              # the largest replay read
-#: 5: keyframes are version-4 snapshots (a memory keeps its squad order); 4: version-3 ones (fog of war), and
+#: 6: keyframes are version-5 snapshots (a brain keeps its think slot); 5: version-4 ones (a memory keeps its squad order); 4: version-3 ones (fog of war), and
 #: commander records say what they knew
-REPLAY_VERSION = 5
+REPLAY_VERSION = 6
 
 
 class ReplayRecorder:

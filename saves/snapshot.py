@@ -23,9 +23,9 @@ from saves.schema import SNAPSHOT, WORLD
 
 SNAPSHOT_MAGIC = b"RTSSNAP\x00"
 MAX_SNAPSHOT = 256 << 20       # the largest snapshot file read
-#: 4: a memory keeps the squad order it last perceived; 3: the world state has a fog part (game/fog.py); 2: a
+#: 5: a brain keeps its think slot (``BrainState.slot``); 4: a memory keeps the squad order it last perceived; 3: the world state has a fog part (game/fog.py); 2: a
 #: brain's mode status is an int
-SNAPSHOT_VERSION = 4
+SNAPSHOT_VERSION = 5
 
 
 def decider_state(world) -> dict:

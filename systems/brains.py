@@ -1,12 +1,14 @@
 """NPC brains in the tick: perception facts in, ledger submissions out, a decision record per decision.
 
 ``BrainSystem`` runs first among the deciders. An NPC decides when its
-staggered slot comes round (every ``think_every`` ticks, offset by its rank
-among its team's NPCs by entity id, so a thousand NPCs do not all decide on the
-same tick, and mirror-image NPCs of two teams decide on the same ticks), and also on the very
-next tick after something it waits for happened: one of its ledger actions
-ended, its mode ended, or a switch is waiting for the old mode's actions to be
-released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
+staggered slot comes round (every ``think_every`` ticks, offset by a slot it
+gets when it first thinks and keeps for its life: its rank among its team's NPCs
+by entity id at the start, so a thousand NPCs do not all decide on the same
+tick, and mirror-image NPCs of two teams decide on the same ticks), and also on
+the very next tick after something it waits for happened: one of its ledger
+actions ended (not one it cancelled itself, unless a switch waits for its
+release), its mode ended, or a switch is waiting for the old mode's actions to
+be released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
 appends its record (``ai.records.NpcDecision``) to ``world.decisions``.
 
 ``BrainInboxSystem`` runs last in the tick: it hands every terminal ledger
@@ -27,12 +29,13 @@ from ai.records import Deferred
 from ai.status import RUNNING
 from components import BrainState, Controller, Health, Memory, Position, Squad, Team, UnitKind
 from game import esper_rows
-from game.ledger import OUTCOME, TERMINAL
+from game.ledger import CANCELLED, OUTCOME, TERMINAL
 from systems.base import Decider
 from systems.perception import DEFAULT_SIGHT
 
 _first = itemgetter(0)
 INBOX_TICKS = 300          # inbox entries nobody read are dropped after this many ticks
+CANCELLED_BY_BRAIN = "cancelled by brain"   # the reason of a brain's own cancels
 
 
 class LedgerActuator:
@@ -56,7 +59,7 @@ class LedgerActuator:
         return RUNNING, ""
 
     def cancel(self, aid: int) -> None:
-        self.world.ledger.cancel(aid, "cancelled by brain")
+        self.world.ledger.cancel(aid, CANCELLED_BY_BRAIN)
 
     def targets(self, kind: str) -> list[tuple[int, float]]:
         """What a typed GOAP action may target: entities of ``kind`` with their distances."""
@@ -173,7 +176,7 @@ def _must_decide(brain) -> bool:
 
 class _Ranks:
     """The NPCs with a brain, ascending entity id: their rows (entity, BrainState, Team), BrainStates, teams, stagger
-    slots (the rank among the team's NPCs) and periods (``think_every`` times the team's difficulty), as arrays;
+    slots (``BrainState.slot``, given here to those without one) and periods (``think_every`` times the team's difficulty), as arrays;
     ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity. ``urgent``: which
     must decide whatever their slot (``_must_decide``), read from every brain when the ranks are counted, then kept
     where it changes: the inbox's wakes (``World.woken_brains``) and each decision."""
@@ -190,14 +193,27 @@ class _Ranks:
         self.teams = np.asarray(teams, dtype=np.int64)
         self.periods = np.asarray(periods, dtype=np.int64)
         self.urgent = np.fromiter(map(_must_decide, self.brains), bool, len(self.brains)) if urgent is None else urgent
-        self.slots = np.zeros(len(rows), dtype=np.int64)
-        for team in np.unique(self.teams).tolist():
-            mine = self.teams == team
-            self.slots[mine] = np.arange(int(mine.sum()))
+        self.slots = np.fromiter((b.slot for b in self.brains), np.int64, len(self.brains))
+        fresh = np.flatnonzero(self.slots < 0).tolist()
+        if fresh:
+            # a slot for each NPC that has none yet, kept for its life (``BrainState.slot``: saved, so a snapshot
+            # continues on the same ticks): per team the one after the highest it holds, in entity id order. At the
+            # start of a match that is each NPC's rank among its team's NPCs, so mirror-image NPCs of two teams
+            # think on the same ticks (an entity id offset would not: the other team's ids are shifted by the first
+            # team's count). Deaths move no one's slot: each NPC thinks every period, never twice in a row because
+            # an NPC with a lower id died (a rank counted afresh moved the slots of every NPC above the dead one)
+            nxt: dict = {}
+            for k in fresh:
+                team = int(self.teams[k])
+                if team not in nxt:
+                    held = self.slots[(self.teams == team) & (self.slots >= 0)]
+                    nxt[team] = int(held.max()) + 1 if len(held) else 0
+                self.slots[k] = self.brains[k].slot = nxt[team]
+                nxt[team] += 1
 
     def without_dead(self, source: list, dead: list) -> "_Ranks":
         """These ranks for ``source``, the rows of the same query after the entities ``dead`` left (and nothing else
-        changed): the survivors in the same order, their slots counted again. The old ranks give up their table by
+        changed): the survivors in the same order, with their slots. The old ranks give up their table by
         entity (the dead taken out of it in place): they are not used again."""
         by_id = self.by_id
         for eid in dead:
@@ -240,8 +256,6 @@ class BrainSystem(Decider):
             if dead is not None:
                 self._kept_ranks = kept.without_dead(rows, dead)
                 return self._kept_ranks
-        # the stagger slot counts within the team, so that mirror-image NPCs of two teams think on the same ticks
-        # (an entity id offset would not: the other team's ids are shifted by the first team's count)
         out, teams, periods = [], [], []
         for eid, (brain, ctl, team) in sorted(rows, key=_first):
             if ctl.ai != "brain":
@@ -351,7 +365,8 @@ class BrainSystem(Decider):
 
 
 class BrainInboxSystem(Decider):
-    """End of the tick: the ends of brains' ledger actions go to their inboxes."""
+    """End of the tick: the ends of brains' ledger actions go to their inboxes (and wake them), except a brain's own
+    cancels that no switch waits for."""
 
     def run(self, world):
         ledger = world.ledger
@@ -364,6 +379,11 @@ class BrainInboxSystem(Decider):
                 continue
             brain = esper.try_component(action.actor, BrainState)
             if brain is None:
+                continue
+            if state == CANCELLED and reason == CANCELLED_BY_BRAIN and aid not in brain.releasing:
+                # its own cancel (a node halted, a state left): nothing of it waits for that end, which would only
+                # wake it for a decision that changes nothing and lie in its inbox unread. A switch waits for the
+                # cancelled actions' release: those ends are told.
                 continue
             brain.inbox.append([aid, state, reason, tick])
             brain.wake = True

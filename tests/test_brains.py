@@ -1,5 +1,6 @@
 """NPC brains in the running game: the real ledger, staggering, snapshots and replays."""
 import collections
+import dataclasses
 
 import esper
 import pytest
@@ -401,4 +402,61 @@ def test_the_kept_urgency_of_every_npc_is_its_brains_flags_each_tick(content, mo
             assert sum(world.alive_per_team()) < 300          # units died: the ranks were counted again
         finally:
             world.close()
-    assert len(urgent_seen) >= 300 and sum(urgent_seen) > 500
+    assert len(urgent_seen) >= 300 and sum(urgent_seen) > 300
+
+
+def test_deaths_do_not_move_an_npcs_think_slot_and_each_decides_every_period():
+    """In a 400-unit army melee (calm NPCs off, so every NPC has its ordinary slot) each NPC keeps the slot it got
+    at the start, its rank among its team's NPCs, and no living NPC goes more than ``think_every`` ticks without a
+    decision. (When the slot was the rank counted afresh, every death below an NPC moved its next decision: about one
+    death below it a tick kept it from its slot, and it went tens of ticks without deciding.)"""
+    from benchmarks.run import army_content
+    from content.loader import load_content
+    content, sid = army_content(load_content(), 400)
+    scen = content.scenarios[sid].model_copy(update={"calm_think_every": 0})
+    content = dataclasses.replace(content, scenarios={**content.scenarios, sid: scen})
+    world = World(content, sid, 3)
+    try:
+        world.run(1)
+        world.activate()
+        first = {e: b.slot for e, b in esper.get_component(BrainState)}
+        for team in (0, 1):
+            mine = sorted(e for e, (_b, t) in esper.get_components(BrainState, Team) if t.team == team)
+            assert [first[e] for e in mine] == list(range(len(mine)))
+        period = content.brains["guard"].think_every
+        world.decisions.collect = True
+        ticks: dict = collections.defaultdict(list)
+        start = len(first)
+        while world.tick < 700 and not world.over:
+            world.step()
+            for rec in world.decisions.take():
+                if rec.kind == "npc":
+                    ticks[rec.entity].append(rec.tick)
+        alive = {e: b.slot for e, b in esper.get_component(BrainState)}
+        assert start - len(alive) > 60                          # a melee: many died below others
+        assert all(alive[e] == first[e] for e in alive)
+        gaps = [b - a for e in alive for a, b in zip(ticks[e], ticks[e][1:])]
+        assert len(gaps) > 10000 and max(gaps) <= period
+    finally:
+        world.close()
+
+
+def test_a_brains_own_cancel_does_not_wake_it_but_a_switchs_does(make_world):
+    """A node's halt cancels its action: the end is not told (no wake, nothing in the inbox). A switch's cancel is
+    told: the switch waits for that release."""
+    from systems.brains import CANCELLED_BY_BRAIN, BrainInboxSystem
+    world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2), spawn("rifleman", 28, 5)), extra=FAST_THINKING)
+    world.activate()
+    blue = min(e for e, _ in esper.get_component(BrainState))
+    brain = esper.component_for_entity(blue, BrainState)
+    own = world.ledger.submit(world.tick, "move", blue, 0, {"x": 5.0, "y": 2.5}, source="brain")
+    waited = world.ledger.submit(world.tick, "move", blue, 0, {"x": 6.0, "y": 2.5}, source="brain")
+    brain.releasing = [waited.id]
+    world.ledger.events.clear()
+    world.ledger.events.extend([(own.id, CANCELLED, CANCELLED_BY_BRAIN)])
+    brain.wake, brain.inbox = False, []
+    BrainInboxSystem().process(world)
+    assert brain.inbox == [] and not brain.wake
+    world.ledger.events.extend([(waited.id, CANCELLED, CANCELLED_BY_BRAIN), (own.id, CANCELLED, "superseded")])
+    BrainInboxSystem().process(world)
+    assert [e[0] for e in brain.inbox] == [waited.id, own.id] and brain.wake

@@ -277,22 +277,25 @@ def test_an_army_snapshot_keeps_what_its_calm_npcs_remember(content, tmp_path):
 
 
 def test_an_older_snapshot_loads_with_force_its_memories_taking_the_new_fields_defaults(content, tmp_path):
-    """A format-3 snapshot (its memories without ``order_seen``) is refused in one line, and with ``--force``
-    loads, every memory's ``order_seen`` at its default (-1: the NPC notices its squad's order when it next
-    decides; missing trailing fields take their defaults); a column with more fields than the class is refused."""
+    """An older snapshot (as format 3 wrote it: its memories without ``order_seen``, its brains without ``slot``) is
+    refused in one line, and with ``--force`` loads, every memory's ``order_seen`` at its default (-1: the NPC
+    notices its squad's order when it next decides) and every brain's think slot at -1 (given again on the next
+    tick: each NPC's rank in its team); missing trailing fields take their defaults. A column with more fields
+    than the class is refused."""
     import esper
 
-    from components import Memory
-    from saves.snapshot import SNAPSHOT_VERSION
+    from components import BrainState, Memory, Team
     world = World(content, "skirmish", 1)
     world.run(30)
     state_bytes = encode_snapshot(world)
     world.close()
     body = msgpack.unpackb(zlib.decompress(state_bytes[len(SNAPSHOT_MAGIC) + HEADER.size:]))
     memory = body["deciders"]["components"]["Memory"]
-    assert len(memory[1]) == 8
-    memory[1] = memory[1][:7]                         # as format 3 wrote it
-    body["format"] = SNAPSHOT_VERSION - 1
+    brains = body["deciders"]["components"]["Brain"]
+    assert len(memory[1]) == 8 and len(brains[1]) == 17
+    memory[1] = memory[1][:7]                         # as format 3 wrote them
+    brains[1] = brains[1][:16]
+    body["format"] = 3
 
     def write(name, state):
         raw = zlib.compress(msgpack.packb(state, use_bin_type=True))
@@ -308,7 +311,11 @@ def test_an_older_snapshot_loads_with_force_its_memories_taking_the_new_fields_d
         loaded.activate()
         mems = [m for _e, m in esper.get_component(Memory)]
         assert mems and all(m.order_seen == -1 for m in mems) and any(m.last_hp >= 0 for m in mems)
+        assert all(b.slot == -1 for _e, b in esper.get_component(BrainState))
         loaded.run(30)
+        for team in (0, 1):
+            slots = [b.slot for _e, (b, t) in sorted(esper.get_components(BrainState, Team)) if t.team == team]
+            assert slots == list(range(len(slots)))
     finally:
         loaded.close()
     memory[1] = memory[1][:7] + [memory[1][6], memory[1][6]]     # more columns than fields: refused, forced or not
