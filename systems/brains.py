@@ -12,9 +12,10 @@ be released. Each decision runs the brain (ai/brain.py) on the NPC's facts and
 appends its record (``ai.records.NpcDecision``) to ``world.decisions``.
 
 ``BrainInboxSystem`` runs last in the tick: it hands every terminal ledger
-event of a brain's action to that brain's inbox and wakes it. Doing this at the
-end of the tick keeps everything a brain needs inside its component, so a
-snapshot taken between ticks continues exactly.
+event of a brain's action to that brain's inbox and wakes it (except the
+brain's own cancels that no switch waits for: the actuator reads those from the
+ledger). Doing this at the end of the tick keeps everything a brain needs inside
+its component, so a snapshot taken between ticks continues exactly.
 """
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ class LedgerActuator:
             if entry[0] == aid:
                 del inbox[i]
                 return OUTCOME[entry[1]], entry[2]
+        # the brain's own cancel, of which the inbox is not told (``BrainInboxSystem``): ended all the same
+        action = self.world.ledger.actions.get(aid)
+        if action is not None and action.state == CANCELLED and action.reason == CANCELLED_BY_BRAIN:
+            return OUTCOME[CANCELLED], action.reason
         return RUNNING, ""
 
     def cancel(self, aid: int) -> None:

@@ -206,7 +206,7 @@ class Perception:
         self._links_version = -1
         self._cover_tick = -1
         self._cells_tick = -1
-        self._cells: dict = {}              # (team, other team, cell size) -> the CellIndex of what it sees, this tick
+        self._cells: dict = {}              # (team, other team, cell size) -> (xs, ys, their CellIndex), this tick
         self._cover_cells: CellIndex | None = None       # the cover tiles' cell index (they never move)
         self._cover_at: np.ndarray | None = None
         self._areas_arr = np.zeros(0, dtype=np.int64)
@@ -346,15 +346,18 @@ class Perception:
 
     def _enemy_cells(self, team: int, other: int, xs: np.ndarray, ys: np.ndarray, size: float) -> CellIndex:
         """The ``CellIndex`` of ``other``'s units as ``team`` sees them this tick (``xs``, ``ys``: its
-        ``seen_index`` row), in cells of ``size``: made once a tick, for the calm test and the decisions alike."""
+        ``seen_index`` row), in cells of ``size``: made once a tick, for the calm test and the decisions alike (and
+        again if that row is a new array: the index was built again within the tick)."""
         tick = self.world.tick
         if self._cells_tick != tick:
             self._cells = {}
             self._cells_tick = tick
         key = (team, other, size)
-        cells = self._cells.get(key)
-        if cells is None:
-            cells = self._cells[key] = CellIndex(xs, ys, size)
+        kept = self._cells.get(key)
+        if kept is not None and kept[0] is xs and kept[1] is ys:
+            return kept[2]
+        cells = CellIndex(xs, ys, size)             # (new arrays: the index was built again within the tick)
+        self._cells[key] = (xs, ys, cells)
         return cells
 
     def _cover_batch(self, eids: list[int], xs: np.ndarray, ys: np.ndarray, visible: list, teams: np.ndarray) -> list:

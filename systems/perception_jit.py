@@ -1,11 +1,12 @@
-"""Perception's two neighbour queries compiled with Numba: the same answers as ``systems.perception``'s numpy
-pairs, without building the pairs.
+"""Perception's neighbour queries and cover search compiled with Numba: the same answers as
+``systems.perception``'s numpy pairs, without building the pairs.
 
 At 10,000 units in a melee each thinking NPC has about 180 allies within ``ALLY_RADIUS`` and the numpy path
 builds every (NPC, unit) pair of the 3 x 3 cells round it (a million a tick), measures them and sorts the enemy
 pairs to keep each NPC's nearest: about a fifth of perception's time. These loops walk the same cells
 (``CellIndex``'s, handed in as a dense table of cell starts) and keep only a count, or the ``k`` nearest in a
-small sorted buffer.
+small sorted buffer. The cover search walks the cover tiles of the cells round each NPC twice: the lowest score,
+then the tie-break among those within a millionth of it (``best_cover``).
 
 Why the answers are identical: the squared distance is computed by the same IEEE operations in the same order as
 the numpy expression ``(px[j] - qx) ** 2 + (py[j] - qy) ** 2`` (numpy squares by multiplying; Numba compiles

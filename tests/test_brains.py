@@ -44,7 +44,9 @@ def test_enemy_destroyed_mid_approach_leaves_engage_at_once_cancels_the_move_and
     world.activate()
     blue = min(e for e, _ in esper.get_component(BrainState))
     brain = esper.component_for_entity(blue, BrainState)
-    while brain.mode != "engage":
+    for _ in range(300):
+        if brain.mode == "engage":
+            break
         world.step()
     assert brain.path == ["engage", "approach"]
     world.step()
@@ -231,7 +233,9 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
                 else:
                     brain.status = FAILURE
             system._kept_ranks = None
-            assert system._ranks(world).urgent.sum() >= 10
+            before = system._ranks(world)
+            assert before.urgent.sum() >= 10
+            slot_before = dict(zip(before.ids.tolist(), before.slots.tolist()))
             for eid in units[round_::37]:
                 if esper.entity_exists(eid):
                     esper.delete_entity(eid, immediate=True)
@@ -241,6 +245,7 @@ def test_ranks_kept_across_deaths_equal_ranks_counted_afresh(content, monkeypatc
             assert kept.urgent.sum() >= 8
             assert [r[0] for r in kept.rows] == [r[0] for r in fresh.rows]
             assert kept.slots.tolist() == fresh.slots.tolist() and kept.periods.tolist() == fresh.periods.tolist()
+            assert kept.slots.tolist() == [slot_before[e] for e in kept.ids.tolist()]    # deaths moved no slot
             assert kept.ids.tolist() == fresh.ids.tolist() and kept.teams.tolist() == fresh.teams.tolist()
             assert all(a is b for a, b in zip(kept.brains, fresh.brains)) and len(kept.brains) == len(fresh.brains)
             assert kept.by_id == fresh.by_id and kept.urgent.tolist() == fresh.urgent.tolist()
@@ -442,21 +447,53 @@ def test_deaths_do_not_move_an_npcs_think_slot_and_each_decides_every_period():
 
 
 def test_a_brains_own_cancel_does_not_wake_it_but_a_switchs_does(make_world):
-    """A node's halt cancels its action: the end is not told (no wake, nothing in the inbox). A switch's cancel is
-    told: the switch waits for that release."""
-    from systems.brains import CANCELLED_BY_BRAIN, BrainInboxSystem
-    world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2), spawn("rifleman", 28, 5)), extra=FAST_THINKING)
+    """Through the real ledger: a brain's own cancel (a node halted) is not told to its inbox and does not wake it,
+    though its actuator still answers that it ended; the cancel of an action a switch waits for is told."""
+    from ai.status import FAILURE, RUNNING
+    from systems.brains import CANCELLED_BY_BRAIN, LedgerActuator
+    world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2), spawn("rifleman", 28, 5)))
     world.activate()
     blue = min(e for e, _ in esper.get_component(BrainState))
     brain = esper.component_for_entity(blue, BrainState)
-    own = world.ledger.submit(world.tick, "move", blue, 0, {"x": 5.0, "y": 2.5}, source="brain")
-    waited = world.ledger.submit(world.tick, "move", blue, 0, {"x": 6.0, "y": 2.5}, source="brain")
-    brain.releasing = [waited.id]
-    world.ledger.events.clear()
-    world.ledger.events.extend([(own.id, CANCELLED, CANCELLED_BY_BRAIN)])
-    brain.wake, brain.inbox = False, []
-    BrainInboxSystem().process(world)
-    assert brain.inbox == [] and not brain.wake
-    world.ledger.events.extend([(waited.id, CANCELLED, CANCELLED_BY_BRAIN), (own.id, CANCELLED, "superseded")])
-    BrainInboxSystem().process(world)
-    assert [e[0] for e in brain.inbox] == [waited.id, own.id] and brain.wake
+    act = LedgerActuator(world, blue, brain)
+    for waited in (False, True):
+        world.run(3)
+        aid = act.submit("move", 0, {"x": 5.5, "y": 4.5})
+        world.step()
+        assert world.ledger.get(aid).state not in ("cancelled", "rejected")
+        if waited:
+            brain.releasing = [aid]
+        act.cancel(aid)
+        brain.wake = False
+        world.step()                    # the ledger cancels it; the inbox system runs at the end of the tick
+        assert world.ledger.get(aid).state == CANCELLED and world.ledger.get(aid).reason == CANCELLED_BY_BRAIN
+        told = [e for e in brain.inbox if e[0] == aid]
+        if waited:
+            assert told and brain.wake and act.status(aid)[0] == FAILURE and brain.inbox == [e for e in brain.inbox
+                                                                                            if e[0] != aid]
+        else:
+            assert not told and not brain.wake
+            assert act.status(aid) == (FAILURE, CANCELLED_BY_BRAIN) and act.status(aid + 1000)[0] == RUNNING
+        brain.releasing = []
+
+
+def test_an_npc_that_comes_later_takes_the_slot_after_the_highest_its_team_holds(make_world):
+    """NPCs that arrive mid-match (trained, spawned) get, in entity id order, the slots after the highest their
+    team's living NPCs hold (not the ranks, which would pile them onto slots others keep)."""
+    from systems.brains import BrainSystem
+    world = make_world(ARENA, brain_teams(spawn("rifleman", 2, 2) + spawn("rifleman", 3, 2) + spawn("rifleman", 4, 2),
+                                          spawn("rifleman", 28, 5), red_ai="brain"))
+    world.run(2)
+    world.activate()
+    blues = sorted(e for e, (_b, t) in esper.get_components(BrainState, Team) if t.team == 0)
+    assert [esper.component_for_entity(e, BrainState).slot for e in blues] == [0, 1, 2]
+    kill(world, blues[0])
+    kill(world, blues[1])
+    from game.scenario import spawn_unit
+    rifleman = world.content.units["rifleman"]
+    made = [spawn_unit(world, rifleman, 0, 0, x, 3.5, "brain") for x in (5.5, 6.5)]
+    system = next(p for p in esper._processors if isinstance(p, BrainSystem))
+    world.tick += 1
+    system._ranks(world)
+    assert esper.component_for_entity(blues[2], BrainState).slot == 2
+    assert [esper.component_for_entity(e, BrainState).slot for e in made] == [3, 4]

@@ -122,6 +122,7 @@ def apply(world, new) -> ReloadResult:
         wanted = unit.brain if unit is not None and unit.brain else brain.brain
         fresh = new.brains[wanted].new_state()
         fresh.wake = True                         # decide on the next tick with the new brain
+        fresh.slot = brain.slot                   # on the same ticks as before (its think slot is for life)
         esper.add_component(eid, fresh)
         rebuilt += 1
     changed = apply_unit_stats(world, old, new)
