@@ -164,10 +164,18 @@ def _nearest_within(starts, order, px, py, ids, cols, rows, x0, y0, size, qx, qy
     return found, dist, count
 
 
-def _cover_score(cx, cy, j, x, y, seen, ex, ey, away_weight, away_cap):
-    """(distance, score) of cover tile ``j`` for an NPC at (x, y): ``_cover_batch``'s expressions, the same
-    operations in the same order (``math.hypot`` is the C library's, as ``np.hypot`` is)."""
+def _cover_score(cx, cy, labels, occ_count, occ_id, holders, j, area, who, x, y, seen, ex, ey, radius, away_weight,
+                 away_cap):
+    """(distance, score) of cover tile ``j`` for the NPC ``who`` at (x, y) in walkable area ``area``:
+    ``_cover_batch``'s expressions, the same operations in the same order (``math.hypot`` is the C library's, as
+    ``np.hypot`` is); the score is infinite where the NPC may not take the tile (another area, taken by another
+    unit, out of reach)."""
+    if labels[j] != area or (occ_count[j] > 0 and (occ_count[j] > 1 or occ_id[j] != who)) or \
+            (holders[j] != 0 and holders[j] != who):
+        return 0.0, np.inf
     d = math.hypot(cx[j] - x, cy[j] - y)
+    if d > radius:
+        return d, np.inf
     if seen:
         return d, d - away_weight * min(math.hypot(cx[j] - ex, cy[j] - ey), away_cap)
     return d, d
@@ -185,14 +193,9 @@ def _best_cover(starts, order, cx, cy, tile_x, tile_y, cols, rows, x0, y0, size,
         low = np.inf
         for cell in range(9):                    # the lowest score of the tiles this NPC may take
             for s in range(spans[cell, 0], spans[cell, 1]):
-                j = order[s]
-                if labels[j] != area:
-                    continue
-                if (occ_count[j] > 0 and (occ_count[j] > 1 or occ_id[j] != who)) or \
-                        (holders[j] != 0 and holders[j] != who):
-                    continue
-                d, score = _score(cx, cy, j, x, y, seen[i], ex[i], ey[i], away_weight, away_cap)
-                if d <= radius and score < low:
+                _d, score = _score(cx, cy, labels, occ_count, occ_id, holders, order[s], area, who, x, y, seen[i],
+                                   ex[i], ey[i], radius, away_weight, away_cap)
+                if score < low:
                     low = score
         if low == np.inf:
             continue
@@ -204,13 +207,9 @@ def _best_cover(starts, order, cx, cy, tile_x, tile_y, cols, rows, x0, y0, size,
         for cell in range(9):                    # of those within a millionth: the lowest turned offset, then index
             for s in range(spans[cell, 0], spans[cell, 1]):
                 j = order[s]
-                if labels[j] != area:
-                    continue
-                if (occ_count[j] > 0 and (occ_count[j] > 1 or occ_id[j] != who)) or \
-                        (holders[j] != 0 and holders[j] != who):
-                    continue
-                d, score = _score(cx, cy, j, x, y, seen[i], ex[i], ey[i], away_weight, away_cap)
-                if d > radius or score > bound:
+                d, score = _score(cx, cy, labels, occ_count, occ_id, holders, j, area, who, x, y, seen[i], ex[i],
+                                  ey[i], radius, away_weight, away_cap)
+                if score > bound:
                     continue
                 dx = tile_x[j] + 0.5 - x
                 dy = tile_y[j] + 0.5 - y
