@@ -181,10 +181,10 @@ def _must_decide(brain) -> bool:
 
 class _Ranks:
     """The NPCs with a brain, ascending entity id: their rows (entity, BrainState, Team), BrainStates, teams, stagger
-    slots (``BrainState.slot``, given here to those without one) and periods (``think_every`` times the team's difficulty), as arrays;
-    ``source``, the query's rows they were counted from, and ``by_id``, those rows by entity. ``urgent``: which
-    must decide whatever their slot (``_must_decide``), read from every brain when the ranks are counted, then kept
-    where it changes: the inbox's wakes (``World.woken_brains``) and each decision."""
+    slots (``BrainState.slot``, given here to those without one) and periods (``think_every`` times the team's
+    difficulty), as arrays; ``source``, the query's rows they were counted from, and ``by_id``, those rows by
+    entity. ``urgent``: which must decide whatever their slot (``_must_decide``), read from every brain when the
+    ranks are counted, then kept where it changes: the inbox's wakes (``World.woken_brains``) and each decision."""
     __slots__ = ("key", "source", "by_id", "rows", "ids", "brains", "teams", "slots", "periods", "urgent")
 
     def __init__(self, key, source: list, rows: list, teams, periods, by_id: dict | None = None,
