@@ -39,6 +39,12 @@ INBOX_TICKS = 300          # inbox entries nobody read are dropped after this ma
 CANCELLED_BY_BRAIN = "cancelled by brain"   # the reason of a brain's own cancels
 
 
+def _own_cancel(state: str, reason: str) -> bool:
+    """Whether a ledger end is a brain's own cancel: its inbox is not told of it unless a switch waits for it
+    (``BrainInboxSystem``), and the actuator reads it from the ledger (``LedgerActuator.status``)."""
+    return state == CANCELLED and reason == CANCELLED_BY_BRAIN
+
+
 class LedgerActuator:
     """The brain's view of the ledger: submit, read an action's end from the inbox, cancel."""
     __slots__ = ("world", "eid", "brain")
@@ -59,7 +65,7 @@ class LedgerActuator:
                 return OUTCOME[entry[1]], entry[2]
         # the brain's own cancel, of which the inbox is not told (``BrainInboxSystem``): ended all the same
         action = self.world.ledger.actions.get(aid)
-        if action is not None and action.state == CANCELLED and action.reason == CANCELLED_BY_BRAIN:
+        if action is not None and _own_cancel(action.state, action.reason):
             return OUTCOME[CANCELLED], action.reason
         return RUNNING, ""
 
@@ -385,7 +391,7 @@ class BrainInboxSystem(Decider):
             brain = esper.try_component(action.actor, BrainState)
             if brain is None:
                 continue
-            if state == CANCELLED and reason == CANCELLED_BY_BRAIN and aid not in brain.releasing:
+            if _own_cancel(state, reason) and aid not in brain.releasing:
                 # its own cancel (a node halted, a state left): nothing of it waits for that end, which would only
                 # wake it for a decision that changes nothing and lie in its inbox unread. A switch waits for the
                 # cancelled actions' release: those ends are told.

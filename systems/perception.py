@@ -388,13 +388,15 @@ class Perception:
         cy = self.cover[:, 1] + 0.5
         if self._cover_cells is None:
             self._cover_cells = CellIndex(cx, cy, COVER_RADIUS + 1.0)
+        # each candidate's nearest visible enemy, whose distance to a tile counts in its score (none: 0, 0)
+        away = [visible[i][0] if visible[i] else None for i in cand.tolist()]
+        seen_c = np.array([a is not None for a in away], dtype=bool)
+        ex_c = np.array([a[2] if a is not None else 0.0 for a in away])
+        ey_c = np.array([a[3] if a is not None else 0.0 for a in away])
         if perception_jit.available():          # the same rule, tile by tile in a compiled loop, no pairs built
-            away = [visible[i][0] if visible[i] else None for i in cand.tolist()]
             pick, dist = perception_jit.best_cover(
                 self._cover_cells, cx, cy, self.cover[:, 0], self.cover[:, 1], labels, occupants, holders,
-                xs[cand], ys[cand], cand_here, eid_arr[cand], np.array([a is not None for a in away], dtype=bool),
-                np.array([a[2] if a is not None else 0.0 for a in away]),
-                np.array([a[3] if a is not None else 0.0 for a in away]),
+                xs[cand], ys[cand], cand_here, eid_arr[cand], seen_c, ex_c, ey_c,
                 np.asarray(world.turns, dtype=np.int64)[teams[cand]], COVER_RADIUS, AWAY_WEIGHT, AWAY_CAP)
             tiles = self.cover_tiles
             for i, k, d in zip(cand.tolist(), pick.tolist(), dist.tolist()):
@@ -415,10 +417,7 @@ class Perception:
             keep = (d <= COVER_RADIUS) & (labels[j] == here[q]) & \
                 ~((occupied[j] & (crowded[j] | (occupants[j, 1] != me[q]))) | (held[j] & (holders[j] != me[q])))
             q, j, d = q[keep], j[keep], d[keep]
-            away = [visible[i][0] if visible[i] else None for i in part]
-            seen = np.array([a is not None for a in away], dtype=bool)
-            ex = np.array([a[2] if a is not None else 0.0 for a in away])
-            ey = np.array([a[3] if a is not None else 0.0 for a in away])
+            seen, ex, ey = seen_c[b:b + BLOCK], ex_c[b:b + BLOCK], ey_c[b:b + BLOCK]
             score = np.where(seen[q], d - AWAY_WEIGHT * np.minimum(np.hypot(cx[j] - ex[q], cy[j] - ey[q]), AWAY_CAP), d)
             # per NPC the lowest score (the lowest tile index among equal ones), and how many come within a
             # millionth of it: best_cover's rule, on the tiles in reach only (the others score infinity there)
