@@ -62,6 +62,10 @@ _H_STRAIGHT = 9_999
 _H_DIAGONAL = 14_140
 _UNSEEN = 2 ** 31 - 1
 GOAL_SEARCHES = 48         # goals whose search a PathGraph keeps going (a pathfinder each, about 0.2 MB)
+#: searches to one goal after which a PathGraph resolves that goal's search over the whole map (about 5 ms on the
+#: 157 x 116 army map, against about 0.04 ms for each search it then saves): a squad's walkers setting out to its
+#: order point ask for the same goal hundreds of times; the paths are the same either way
+FULL_AFTER = 128
 SEGMENT_CACHE = 200_000     # segment answers a PathGraph keeps for smoothing (about 20 MB), then starts afresh
 #: how near a tile corner, as a fraction of its length, a straight segment may pass and still count as passing
 #: through it (``segment_clear``): the positions of a unit and of its mirror image differ by rounding (about 1e-13
@@ -209,8 +213,10 @@ class PathGraph:
         self.height = height
         self._table: list | None = None          # summed-area table of blocked tiles (``clear``)
         self._segments: dict[int, bool] = {}     # (from tile, to tile) -> clear, for ``waypoints``
-        self._graphs: dict[int, tuple] = {}     # start opened (-1: none) -> (tcod graph, {goal: its pathfinder})
+        #: start opened (-1: none) -> (tcod graph, {goal: [its pathfinder, searches, resolved everywhere]})
+        self._graphs: dict[int, tuple] = {}
         self._jit: tuple | None = None          # the arrays the compiled loops read (``_compiled``)
+        self._buf = None                        # the compiled route's work array (``route``)
         #: walk paths back and smooth them with ai.paths_jit's compiled loops when they are available (tests turn
         #: it off to compare the two)
         self.use_jit = True
@@ -252,24 +258,27 @@ class PathGraph:
         found = self._graphs[opened] = (graph, {})
         return found
 
-    def _finder(self, opened: int, goal_i: int):
-        """The pathfinder searching from ``goal_i`` on the graph with ``opened`` enterable, rooted there and
-        resolved as far as the searches to that goal so far took it. A search to a goal some walker already
-        searched goes on from where that one stopped (tcod puts the frontier in order for the new start); the
-        distances it leaves on every tile of a shortest path are exact all the same, which is all the walk back
-        reads (``astar``'s docstring). At most ``GOAL_SEARCHES`` goals per graph are kept; the oldest one's
-        pathfinder is cleared for the new goal."""
+    def _finder(self, opened: int, goal_i: int) -> list:
+        """[pathfinder, searches so far, resolved everywhere] for ``goal_i`` on the graph with ``opened``
+        enterable: the pathfinder searching from ``goal_i``, rooted there and resolved as far as the searches to
+        that goal so far took it. A search to a goal some walker already searched goes on from where that one
+        stopped (tcod puts the frontier in order for the new start); the distances it leaves on every tile of a
+        shortest path are exact all the same, which is all the walk back reads (``astar``'s docstring). After
+        ``FULL_AFTER`` searches the goal's search is resolved over the whole map once, and later walkers to it
+        are walked back at once (exact distances everywhere: the same walk). At most ``GOAL_SEARCHES`` goals per
+        graph are kept; the oldest one's pathfinder is cleared for the new goal."""
         graph, finders = self._graph(opened)
-        finder = finders.pop(goal_i, None)
-        if finder is None:
+        entry = finders.pop(goal_i, None)
+        if entry is None:
             if len(finders) >= GOAL_SEARCHES:
-                finder = finders.pop(next(iter(finders)))
+                finder = finders.pop(next(iter(finders)))[0]
                 self._reset(finder)
             else:
                 finder = self._tcod.Pathfinder(graph)
             finder.add_root((goal_i // self.width, goal_i % self.width))
-        finders[goal_i] = finder                 # the most recently used last
-        return finder
+            entry = [finder, 0, False]
+        finders[goal_i] = entry                  # the most recently used last
+        return entry
 
     def _reset(self, finder) -> None:
         """``finder.clear()`` less its one costly part: clear() builds a new travel array (an index grid made
@@ -384,10 +393,10 @@ class PathGraph:
             return found
         return smooth(self.walkable, width, self.height, tiles, clear)
 
-    def path(self, start: tuple[int, int], goal: tuple[int, int], turn: int = 0) -> list[tuple[int, int]] | None:
-        """``astar(walkable, width, height, start, goal, turn=turn)``."""
-        if self._np is None:
-            return astar(self.walkable, self.width, self.height, start, goal, turn=turn)
+    def _search(self, start: tuple[int, int], goal: tuple[int, int]):
+        """The search behind ``path``: None when there is no path (a tile off the map, the goal blocked, the goal
+        not reachable), the start's flat index when it is the goal, else (the distances as a flat array, the start's
+        flat index, the goal's)."""
         width, height = self.width, self.height
         sx, sy = start
         gx, gy = goal
@@ -398,17 +407,51 @@ class PathGraph:
             return None
         start_i = sy * width + sx
         if start_i == goal_i:
-            return [start]
-        finder = self._finder(-1 if self.walkable[start_i] else start_i, goal_i)
-        finder.resolve((sy, sx))
+            return start_i
+        entry = self._finder(-1 if self.walkable[start_i] else start_i, goal_i)
+        finder = entry[0]
+        if not entry[2]:
+            entry[1] += 1
+            if entry[1] >= FULL_AFTER:
+                finder.resolve(None)         # every tile's distance, once: later walkers need no search
+                entry[2] = True
+            else:
+                finder.resolve((sy, sx))
         flat = finder.distance.ravel()
         if flat[start_i] >= _UNSEEN:
             return None
+        return flat, start_i, goal_i
+
+    def path(self, start: tuple[int, int], goal: tuple[int, int], turn: int = 0) -> list[tuple[int, int]] | None:
+        """``astar(walkable, width, height, start, goal, turn=turn)``."""
+        if self._np is None:
+            return astar(self.walkable, self.width, self.height, start, goal, turn=turn)
+        found = self._search(start, goal)
+        if found is None or type(found) is int:
+            return None if found is None else [start]
+        flat, start_i, goal_i = found
+        width = self.width
         jit = self._compiled()
         if jit is not None:
             return paths_jit.walk_back(flat, jit[0], width, start_i, goal_i, jit[2][turn % 4])
         dist = memoryview(flat)      # items read as Python ints (no numpy scalar arithmetic)
         return _walk_back(dist, self.walkable, width, start_i, goal_i, turn)
+
+    def route(self, start: tuple[int, int], goal: tuple[int, int], turn: int = 0) -> list[tuple[float, float]] | None:
+        """``waypoints(path(start, goal, turn))``, or None where there is no path; with the compiled loops the walk
+        back and the smoothing run in one call, without the tile list between them."""
+        jit = self._compiled() if self._np is not None else None
+        if jit is None:
+            tiles = self.path(start, goal, turn)
+            return None if tiles is None else self.waypoints(tiles)
+        found = self._search(start, goal)
+        if found is None or type(found) is int:
+            return None if found is None else [(start[0] + 0.5, start[1] + 0.5)]
+        flat, start_i, goal_i = found
+        if self._buf is None:
+            self._buf = self._np.empty((4, len(self.walkable)), dtype=self._np.int64)
+        return paths_jit.route(flat, jit[0], self.width, self.height, jit[1], start_i, goal_i, jit[2][turn % 4],
+                               self._buf)
 
 
 def jit_available() -> bool:

@@ -50,23 +50,25 @@ def _make(njit):
     if not _helpers:
         raise RuntimeError("paths_jit: call available() before using the compiled loops")
     _bind_helpers(*_helpers)
-    walk = njit(cache=True)(_walk_back)
-    smooth = njit(cache=True)(_smooth)
+    global _walk_k, _smooth_k
+    walk = _walk_k = njit(cache=True)(_walk_back)
+    smooth = _smooth_k = njit(cache=True)(_smooth)
     many = njit(cache=True)(_clear_many)
     one = njit(cache=True)(_segment_one)
-    _warm_up(walk, smooth, many, one)
-    return walk, smooth, many, one
+    route = njit(cache=True)(_route)
+    _warm_up(walk, smooth, many, one, route)
+    return walk, smooth, many, one, route
 
 
 _BUILD = jit.Build("paths are walked back and smoothed in Python (the same paths, slower)", _make)
 
 
 def _kernels():
-    """(walk_back, smooth, clear_many, one segment) compiled; call only where ``available`` said so."""
+    """(walk_back, smooth, clear_many, one segment, route) compiled; call only where ``available`` said so."""
     return _BUILD.get()
 
 
-def _warm_up(walk, smooth, many, one) -> None:
+def _warm_up(walk, smooth, many, one, route) -> None:
     walkable = np.ones(4, dtype=np.uint8)
     dist = np.array([1, 0, 2, 1], dtype=np.int32)
     steps = np.array([[1, 1, 0, 2], [2, 0, 1, 2], [-1, -1, 0, 2], [-2, 0, -1, 2]], dtype=np.int64)
@@ -78,6 +80,8 @@ def _warm_up(walk, smooth, many, one) -> None:
     point = np.array([0.5])
     many(point, point, point, point, walkable, 2, 2, table, np.empty(1, dtype=np.uint8))
     one(walkable, 2, 2, table, 0.5, 0.5, 1.5, 1.5)
+    buf = np.empty((4, 4), dtype=np.int64)
+    route(dist, walkable, 2, 2, table, 0, 1, steps, buf)
 
 
 def steps_array(steps: tuple) -> np.ndarray:
@@ -107,6 +111,19 @@ def smooth(tiles: list[tuple[int, int]], walkable: np.ndarray, width: int, heigh
     out = np.empty(len(tiles), dtype=np.int64)
     n = _kernels()[1](xs, ys, walkable, width, height, table, out)
     return [(tiles[i][0] + 0.5, tiles[i][1] + 0.5) for i in out[:n].tolist()]
+
+
+def route(dist: np.ndarray, walkable: np.ndarray, width: int, height: int, table: np.ndarray, start_i: int,
+          goal_i: int, steps: np.ndarray, buf: np.ndarray) -> list[tuple[float, float]]:
+    """``smooth(walk_back(...))`` in one compiled call: the waypoints of the path walked back from ``start_i`` to
+    ``goal_i``, without building the tile list in between (about 4 us against 22 for the two calls on the army
+    map). ``buf``: a (4, width * height) int64 array the call may write in (a graph keeps one)."""
+    n = _kernels()[4](dist, walkable, width, height, table, start_i, goal_i, steps, buf)
+    if n < 0:   # cannot happen with exact distances; refuse rather than loop
+        raise AssertionError("path walk-back found no closer neighbour")
+    xs = buf[1, :n].tolist()
+    ys = buf[2, :n].tolist()
+    return [(x + 0.5, y + 0.5) for x, y in zip(xs, ys)]
 
 
 def clear_many(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, walkable: np.ndarray, width: int,
@@ -186,6 +203,27 @@ def _smooth(xs, ys, walkable, width, height, table, out):
         n += 1
         i = j
     return n
+
+
+_walk_k = _smooth_k = None     # the two loops above, compiled (``_make``), for ``_route`` to call
+
+
+def _route(dist, walkable, width, height, table, start_i, goal_i, steps, buf):
+    """``_walk_back`` into ``buf[0]``, the tiles' x and y into ``buf[1]`` and ``buf[2]``, ``_smooth`` over them
+    into ``buf[3]``; then the kept tiles' x and y written over the front of ``buf[1]`` and ``buf[2]``. Returns how
+    many were kept (-1: the walk back found no closer neighbour)."""
+    n = _walk_k(dist, walkable, width, start_i, goal_i, steps, buf[0])
+    if n < 0:
+        return -1
+    for k in range(n):
+        buf[1, k] = buf[0, k] % width
+        buf[2, k] = buf[0, k] // width
+    m = _smooth_k(buf[1, :n], buf[2, :n], walkable, width, height, table, buf[3])
+    for k in range(m):              # (buf[3] is increasing, so each kept tile is read before it is written over)
+        i = buf[3, k]
+        buf[1, k] = buf[1, i]
+        buf[2, k] = buf[2, i]
+    return m
 
 
 #: coordinates beyond this (and NaN) go back to the Python check: compiled, ``floor`` of NaN, of an infinity or of

@@ -350,14 +350,15 @@ def measure_paths(content: Content, sid: str = "army_2000", searches: int = 200,
     t0 = time.perf_counter()
     slow = [astar(walk, w, h, s, g, turn=k) for s, g, k in pairs]
     py_ms = 1000 * (time.perf_counter() - t0) / searches
-    # a walker's whole route: the search, the walk back and the waypoints; with ai.paths_jit's compiled walk back
-    # and smoothing (the `fast` extra) and with the Python loops, on the same C search
+    # a walker's whole route as the game asks for it (``PathGraph.route``): the search, the walk back and the
+    # waypoints; with ai.paths_jit's compiled walk back and smoothing in one call (the `fast` extra) and with the
+    # Python loops, on the same C search
     compiled = PathGraph(walk, w, h)
     compiled.path(*pairs[0][:2])
     routes = {}
     for name, g in (("compiled", compiled), ("python", graph)):
         t0 = time.perf_counter()
-        out = [None if (p := g.path(s, e, turn=k)) is None else g.waypoints(p) for s, e, k in pairs]
+        out = [g.route(s, e, turn=k) for s, e, k in pairs]
         routes[name] = (1000 * (time.perf_counter() - t0) / searches, out)
     return {"map": f"{w}x{h}", "searches": searches, "c_ms": round(c_ms, 3), "python_ms": round(py_ms, 3),
             "speedup": round(py_ms / c_ms, 1), "same_paths": fast == slow, "graph_build_ms": round(build_ms, 2),

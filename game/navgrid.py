@@ -120,8 +120,7 @@ class NavGrid:
         right, lower = start[0] * 2 + 1 >= self.width, start[1] * 2 + 1 >= self.height
         turn = (1 if right else 0) if not lower else (2 if right else 3)
         graph = self.paths()
-        tiles = graph.path(start, goal, turn=turn)
-        result = None if tiles is None else graph.waypoints(tiles)
+        result = graph.route(start, goal, turn=turn)
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = result

@@ -204,12 +204,14 @@ def test_the_box_shortcut_answers_as_the_segment_walk(case, fractions):
         assert graph.waypoints(path) == smooth(walk, w, h, path)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2 ** 32 - 1), st.booleans())
-def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fresh_search_s_path(seed, few):
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.booleans(), st.sampled_from([1, 3, None]))
+def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fresh_search_s_path(seed, few, full):
     """``PathGraph`` keeps each goal's search going from one start to the next (tcod reorders its frontier for
-    the new start): every path equals ``astar``'s from scratch, whatever the order of starts and goals, with
-    starts shut in (another graph) and more goals than it keeps (the oldest search cleared for a new goal)."""
+    the new start), and after ``FULL_AFTER`` searches to a goal resolves it over the whole map and walks later
+    starts back at once: every path equals ``astar``'s from scratch, whatever the order of starts and goals, with
+    starts shut in (another graph), more goals than it keeps (the oldest search cleared for a new goal), and goals
+    resolved everywhere after their first search, after their third, or (``None``) not in these 60."""
     import random
 
     import ai.pathfinding as pathfinding
@@ -217,14 +219,20 @@ def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fr
     w, h = rng.randint(6, 24), rng.randint(5, 18)
     walk = [rng.random() > rng.uniform(0.05, 0.35) for _ in range(w * h)]
     graph = PathGraph(walk, w, h)
-    kept = pathfinding.GOAL_SEARCHES
+    kept, kept_full = pathfinding.GOAL_SEARCHES, pathfinding.FULL_AFTER
     if few:
         pathfinding.GOAL_SEARCHES = 2
+    pathfinding.FULL_AFTER = full or 10 ** 6
     try:
         goals = [(rng.randrange(w), rng.randrange(h)) for _ in range(4)]
         for _ in range(60):
             start, goal, turn = (rng.randrange(w), rng.randrange(h)), rng.choice(goals), rng.randrange(4)
             assert graph.path(start, goal, turn=turn) == astar(walk, w, h, start, goal, turn=turn), (start, goal)
-        assert len(graph._graphs.get(-1, (None, {}))[1]) <= (2 if few else 4)
+        finders = graph._graphs.get(-1, (None, {}))[1]
+        assert len(finders) <= (2 if few else 4)
+        if full == 1:                # every goal kept was resolved everywhere at its first search
+            assert all(entry[2] for entry in finders.values())
+        elif full is None:
+            assert not any(entry[2] for entry in finders.values())
     finally:
-        pathfinding.GOAL_SEARCHES = kept
+        pathfinding.GOAL_SEARCHES, pathfinding.FULL_AFTER = kept, kept_full

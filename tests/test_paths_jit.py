@@ -42,6 +42,36 @@ def test_paths_and_waypoints_equal_the_python_loops_on_random_grids(seed):
     assert found > 20
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_route_is_the_waypoints_of_the_path_in_one_compiled_call(seed):
+    """``PathGraph.route`` (the walk back and the smoothing in one compiled call, as ``NavGrid.find_path`` asks)
+    gives ``waypoints(path(...))`` of the Python loops: every turn, starts on blocked tiles (another graph), the
+    goal itself, unreachable and off-map tiles, goals searched often enough to be resolved everywhere."""
+    import ai.pathfinding as pathfinding
+    rng = np.random.default_rng(100 + seed)
+    width, height = int(rng.integers(6, 36)), int(rng.integers(5, 28))
+    walkable = (rng.random(width * height) > rng.uniform(0.05, 0.4)).tolist()
+    jit, plain = graphs(walkable, width, height)
+    kept = pathfinding.FULL_AFTER
+    pathfinding.FULL_AFTER = 4
+    try:
+        goals = [(int(rng.integers(width)), int(rng.integers(height))) for _ in range(3)] + [(width, 0), (-1, 2)]
+        found = 0
+        for k in range(200):
+            goal = goals[int(rng.integers(len(goals)))]
+            start = goal if k % 25 == 0 else (int(rng.integers(-1, width + 1)), int(rng.integers(height)))
+            turn = int(rng.integers(4))
+            tiles = plain.path(start, goal, turn)
+            want = None if tiles is None else plain.waypoints(tiles)
+            assert jit.route(start, goal, turn) == want, (seed, start, goal, turn)
+            assert plain.route(start, goal, turn) == want
+            found += want is not None
+        assert found > 30
+        assert any(entry[2] for entry in jit._graphs[-1][1].values())      # some goal resolved everywhere
+    finally:
+        pathfinding.FULL_AFTER = kept
+
+
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
     assert jit_available()                            # compiles the loops and binds the compiled helpers
     compiled = (paths_jit._box_open, paths_jit._segment_clear, paths_jit._clear)
