@@ -62,9 +62,10 @@ _H_STRAIGHT = 9_999
 _H_DIAGONAL = 14_140
 _UNSEEN = 2 ** 31 - 1
 GOAL_SEARCHES = 48         # goals whose search a PathGraph keeps going (a pathfinder each, about 0.2 MB)
-#: searches to one goal after which a PathGraph resolves that goal's search over the whole map (about 5 ms on the
-#: 157 x 116 army map, against about 0.04 ms for each search it then saves): a squad's walkers setting out to its
-#: order point ask for the same goal hundreds of times; the paths are the same either way
+#: searches to one goal after which a PathGraph works out that goal's distances over the whole map (compiled about
+#: 1.4 ms on the 157 x 116 army map, tcod's search resolved everywhere about 5, against about 0.04 ms for each
+#: search it then saves): a squad's walkers setting out to its order point ask for the same goal hundreds of times;
+#: the paths are the same either way (measured at 32 and 128 with the compiled search: 128 as fast or faster)
 FULL_AFTER = 128
 SEGMENT_CACHE = 200_000     # segment answers a PathGraph keeps for smoothing (about 20 MB), then starts afresh
 #: how near a tile corner, as a fraction of its length, a straight segment may pass and still count as passing
@@ -213,7 +214,7 @@ class PathGraph:
         self.height = height
         self._table: list | None = None          # summed-area table of blocked tiles (``clear``)
         self._segments: dict[int, bool] = {}     # (from tile, to tile) -> clear, for ``waypoints``
-        #: start opened (-1: none) -> (tcod graph, {goal: [its pathfinder, searches, resolved everywhere]})
+        #: start opened (-1: none) -> (tcod graph, {goal: [its pathfinder, searches, whole-map distances or None]})
         self._graphs: dict[int, tuple] = {}
         self._jit: tuple | None = None          # the arrays the compiled loops read (``_compiled``)
         self._buf = None                        # the compiled route's work array (``route``)
@@ -259,14 +260,15 @@ class PathGraph:
         return found
 
     def _finder(self, opened: int, goal_i: int) -> list:
-        """[pathfinder, searches so far, resolved everywhere] for ``goal_i`` on the graph with ``opened``
-        enterable: the pathfinder searching from ``goal_i``, rooted there and resolved as far as the searches to
-        that goal so far took it. A search to a goal some walker already searched goes on from where that one
-        stopped (tcod puts the frontier in order for the new start); the distances it leaves on every tile of a
-        shortest path are exact all the same, which is all the walk back reads (``astar``'s docstring). After
-        ``FULL_AFTER`` searches the goal's search is resolved over the whole map once, and later walkers to it
-        are walked back at once (exact distances everywhere: the same walk). At most ``GOAL_SEARCHES`` goals per
-        graph are kept; the oldest one's pathfinder is cleared for the new goal."""
+        """[pathfinder, searches so far, whole-map distances (None until resolved everywhere)] for ``goal_i`` on the
+        graph with ``opened`` enterable: the pathfinder searching from ``goal_i``, rooted there and resolved as far
+        as the searches to that goal so far took it. A search to a goal some walker already searched goes on from
+        where that one stopped (tcod puts the frontier in order for the new start); the distances it leaves on
+        every tile of a shortest path are exact all the same, which is all the walk back reads (``astar``'s
+        docstring). After ``FULL_AFTER`` searches the goal's distances are worked out over the whole map once
+        (``_search``), and later walkers to it are walked back at once (exact distances everywhere: the same
+        walk). At most ``GOAL_SEARCHES`` goals per graph are kept; the oldest one's pathfinder is cleared for the
+        new goal."""
         graph, finders = self._graph(opened)
         entry = finders.pop(goal_i, None)
         if entry is None:
@@ -276,7 +278,7 @@ class PathGraph:
             else:
                 finder = self._tcod.Pathfinder(graph)
             finder.add_root((goal_i // self.width, goal_i % self.width))
-            entry = [finder, 0, False]
+            entry = [finder, 0, None]
         finders[goal_i] = entry                  # the most recently used last
         return entry
 
@@ -408,16 +410,22 @@ class PathGraph:
         start_i = sy * width + sx
         if start_i == goal_i:
             return start_i
-        entry = self._finder(-1 if self.walkable[start_i] else start_i, goal_i)
-        finder = entry[0]
-        if not entry[2]:
+        opened = -1 if self.walkable[start_i] else start_i
+        entry = self._finder(opened, goal_i)
+        flat = entry[2]
+        if flat is None:
             entry[1] += 1
-            if entry[1] >= FULL_AFTER:
-                finder.resolve(None)         # every tile's distance, once: later walkers need no search
-                entry[2] = True
-            else:
+            finder = entry[0]
+            if entry[1] < FULL_AFTER:
                 finder.resolve((sy, sx))
-        flat = finder.distance.ravel()
+                flat = finder.distance.ravel()
+            else:                            # every tile's distance, once: later walkers need no search
+                jit = self._compiled() if opened < 0 else None
+                if jit is not None:
+                    flat = entry[2] = paths_jit.distances(jit[0], self.width, self.height, goal_i, jit[2][0])
+                else:
+                    finder.resolve(None)
+                    flat = entry[2] = finder.distance.ravel()
         if flat[start_i] >= _UNSEEN:
             return None
         return flat, start_i, goal_i

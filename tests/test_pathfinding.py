@@ -231,8 +231,8 @@ def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fr
         finders = graph._graphs.get(-1, (None, {}))[1]
         assert len(finders) <= (2 if few else 4)
         if full == 1:                # every goal kept was resolved everywhere at its first search
-            assert all(entry[2] for entry in finders.values())
+            assert all(entry[2] is not None for entry in finders.values())
         elif full is None:
-            assert not any(entry[2] for entry in finders.values())
+            assert all(entry[2] is None for entry in finders.values())
     finally:
         pathfinding.GOAL_SEARCHES, pathfinding.FULL_AFTER = kept, kept_full

@@ -61,15 +61,38 @@ def test_a_route_is_the_waypoints_of_the_path_in_one_compiled_call(seed):
             goal = goals[int(rng.integers(len(goals)))]
             start = goal if k % 25 == 0 else (int(rng.integers(-1, width + 1)), int(rng.integers(height)))
             turn = int(rng.integers(4))
-            tiles = plain.path(start, goal, turn)
+            tiles = plain.path(start, goal, turn)        # (tcod's search, resolved everywhere after 4 searches)
+            assert tiles == astar(walkable, width, height, start, goal, turn=turn)
             want = None if tiles is None else plain.waypoints(tiles)
             assert jit.route(start, goal, turn) == want, (seed, start, goal, turn)
             assert plain.route(start, goal, turn) == want
             found += want is not None
         assert found > 30
-        assert any(entry[2] for entry in jit._graphs[-1][1].values())      # some goal resolved everywhere
+        assert any(entry[2] is not None for entry in jit._graphs[-1][1].values())      # some goal resolved everywhere
     finally:
         pathfinding.FULL_AFTER = kept
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_compiled_whole_map_distances_are_tcod_s_on_every_walkable_tile(seed):
+    """``paths_jit.distances`` (the compiled search from a goal over the whole map) gives tcod's search resolved
+    everywhere on every walkable tile, including the unreachable ones (2**31 - 1), on random grids with walls,
+    diagonal squeezes and closed-off pockets."""
+    rng = np.random.default_rng(300 + seed)
+    width, height = int(rng.integers(3, 40)), int(rng.integers(3, 30))
+    walkable = (rng.random(width * height) > rng.uniform(0.0, 0.5)).tolist()
+    graph = PathGraph(walkable, width, height)
+    jit = graph._compiled()
+    tcod_graph, _ = graph._graph(-1)
+    import tcod.path
+    for goal_i in [i for i, ok in enumerate(walkable) if ok][:12]:
+        finder = tcod.path.Pathfinder(tcod_graph)
+        finder.add_root((goal_i // width, goal_i % width))
+        finder.resolve(None)
+        want = finder.distance.ravel()
+        got = paths_jit.distances(jit[0], width, height, goal_i, jit[2][0])
+        open_tiles = np.array(walkable, dtype=bool)
+        assert got.dtype == want.dtype and (got[open_tiles] == want[open_tiles]).all(), (seed, goal_i)
 
 
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
