@@ -62,10 +62,11 @@ _H_STRAIGHT = 9_999
 _H_DIAGONAL = 14_140
 _UNSEEN = 2 ** 31 - 1
 GOAL_SEARCHES = 48         # goals whose search a PathGraph keeps going (a pathfinder each, about 0.2 MB)
-#: searches to one goal after which a PathGraph works out that goal's distances over the whole map (compiled about
-#: 1.4 ms on the 157 x 116 army map, tcod's search resolved everywhere about 5, against about 0.04 ms for each
-#: search it then saves): a squad's walkers setting out to its order point ask for the same goal hundreds of times;
-#: the paths are the same either way (measured at 32 and 128 with the compiled search: 128 as fast or faster)
+#: the search to one goal at which a PathGraph works out that goal's distances over the whole map instead (the
+#: count starts again when the goal's search is dropped for another, ``GOAL_SEARCHES``; compiled about 1.4 ms on
+#: the 157 x 116 army map, tcod's search resolved everywhere about 5, against about 0.04 ms for each search it then
+#: saves): a squad's walkers setting out to its order point ask for the same goal hundreds of times; the paths are
+#: the same either way (measured at 16, 32, 48 and 128 with the compiled search: none faster than 128)
 FULL_AFTER = 128
 SEGMENT_CACHE = 200_000     # segment answers a PathGraph keeps for smoothing (about 20 MB), then starts afresh
 #: how near a tile corner, as a fraction of its length, a straight segment may pass and still count as passing
@@ -265,7 +266,7 @@ class PathGraph:
         as the searches to that goal so far took it. A search to a goal some walker already searched goes on from
         where that one stopped (tcod puts the frontier in order for the new start); the distances it leaves on
         every tile of a shortest path are exact all the same, which is all the walk back reads (``astar``'s
-        docstring). After ``FULL_AFTER`` searches the goal's distances are worked out over the whole map once
+        docstring). At the ``FULL_AFTER``-th search the goal's distances are worked out over the whole map instead
         (``_search``), and later walkers to it are walked back at once (exact distances everywhere: the same
         walk). At most ``GOAL_SEARCHES`` goals per graph are kept; the oldest one's pathfinder is cleared for the
         new goal."""
@@ -396,9 +397,9 @@ class PathGraph:
         return smooth(self.walkable, width, self.height, tiles, clear)
 
     def _search(self, start: tuple[int, int], goal: tuple[int, int]):
-        """The search behind ``path``: None when there is no path (a tile off the map, the goal blocked, the goal
-        not reachable), the start's flat index when it is the goal, else (the distances as a flat array, the start's
-        flat index, the goal's)."""
+        """The search behind ``path`` and ``route``: None when there is no path (a tile off the map, the goal
+        blocked, the goal not reachable), else (the distances as a flat array, or None when the start is the goal;
+        the start's flat index; the goal's)."""
         width, height = self.width, self.height
         sx, sy = start
         gx, gy = goal
@@ -409,7 +410,7 @@ class PathGraph:
             return None
         start_i = sy * width + sx
         if start_i == goal_i:
-            return start_i
+            return None, start_i, goal_i
         opened = -1 if self.walkable[start_i] else start_i
         entry = self._finder(opened, goal_i)
         flat = entry[2]
@@ -420,7 +421,7 @@ class PathGraph:
                 finder.resolve((sy, sx))
                 flat = finder.distance.ravel()
             else:                            # every tile's distance, once: later walkers need no search
-                jit = self._compiled() if opened < 0 else None
+                jit = self._compiled() if opened < 0 else None     # (a start shut in: tcod's graph opens it)
                 if jit is not None:
                     flat = entry[2] = paths_jit.distances(jit[0], self.width, self.height, goal_i, jit[2][0])
                 else:
@@ -435,9 +436,11 @@ class PathGraph:
         if self._np is None:
             return astar(self.walkable, self.width, self.height, start, goal, turn=turn)
         found = self._search(start, goal)
-        if found is None or type(found) is int:
-            return None if found is None else [start]
+        if found is None:
+            return None
         flat, start_i, goal_i = found
+        if flat is None:
+            return [start]
         width = self.width
         jit = self._compiled()
         if jit is not None:
@@ -453,9 +456,11 @@ class PathGraph:
             tiles = self.path(start, goal, turn)
             return None if tiles is None else self.waypoints(tiles)
         found = self._search(start, goal)
-        if found is None or type(found) is int:
-            return None if found is None else [(start[0] + 0.5, start[1] + 0.5)]
+        if found is None:
+            return None
         flat, start_i, goal_i = found
+        if flat is None:
+            return [(start[0] + 0.5, start[1] + 0.5)]
         if self._buf is None:
             self._buf = self._np.empty((4, len(self.walkable)), dtype=self._np.int64)
         return paths_jit.route(flat, jit[0], self.width, self.height, jit[1], start_i, goal_i, jit[2][turn % 4],

@@ -164,6 +164,18 @@ def test_the_c_search_returns_the_python_search_s_path(case):
                 assert walk[ay * w + bx] and walk[by * w + ax]
 
 
+def test_numpy_integer_tiles_are_answered_as_python_ones():
+    """A start and goal given as numpy integers (the same tile, another tile, no path) get the answers Python
+    integers get, from ``path`` and from ``route``."""
+    import numpy as np
+    walk, w, h = grid(["....", ".#..", "...#"])
+    graph = PathGraph(walk, w, h)
+    for start, goal in (((1, 2), (1, 2)), ((0, 0), (2, 2)), ((0, 0), (3, 2)), ((3, 0), (0, 2))):
+        as_numpy = tuple(np.int64(v) for v in start), tuple(np.int64(v) for v in goal)
+        assert graph.path(*as_numpy) == graph.path(start, goal) == astar(walk, w, h, start, goal)
+        assert graph.route(*as_numpy) == graph.route(start, goal)
+
+
 def test_the_path_is_shortest_and_independent_of_a_start_shut_in():
     rows = ["........",
             ".######.",
@@ -230,9 +242,10 @@ def test_searches_that_go_on_from_an_earlier_search_to_the_same_goal_find_the_fr
             assert graph.path(start, goal, turn=turn) == astar(walk, w, h, start, goal, turn=turn), (start, goal)
         finders = graph._graphs.get(-1, (None, {}))[1]
         assert len(finders) <= (2 if few else 4)
-        if full == 1:                # every goal kept was resolved everywhere at its first search
+        # a goal kept has its whole-map distances exactly when it was searched FULL_AFTER times since it was kept
+        # (at its first search with 1; none in these 60 with None)
+        assert all((entry[2] is not None) == (entry[1] >= (full or 10 ** 6)) for entry in finders.values())
+        if full == 1:
             assert all(entry[2] is not None for entry in finders.values())
-        elif full is None:
-            assert all(entry[2] is None for entry in finders.values())
     finally:
         pathfinding.GOAL_SEARCHES, pathfinding.FULL_AFTER = kept, kept_full

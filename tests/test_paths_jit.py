@@ -76,8 +76,8 @@ def test_a_route_is_the_waypoints_of_the_path_in_one_compiled_call(seed):
 @pytest.mark.parametrize("seed", range(10))
 def test_the_compiled_whole_map_distances_are_tcod_s_on_every_walkable_tile(seed):
     """``paths_jit.distances`` (the compiled search from a goal over the whole map) gives tcod's search resolved
-    everywhere on every walkable tile, including the unreachable ones (2**31 - 1), on random grids with walls,
-    diagonal squeezes and closed-off pockets."""
+    everywhere on every walkable tile, including the unreachable ones, and 2**31 - 1 on every blocked one, on random
+    grids with walls, diagonal squeezes and closed-off pockets, from goals anywhere on them."""
     rng = np.random.default_rng(300 + seed)
     width, height = int(rng.integers(3, 40)), int(rng.integers(3, 30))
     walkable = (rng.random(width * height) > rng.uniform(0.0, 0.5)).tolist()
@@ -85,14 +85,47 @@ def test_the_compiled_whole_map_distances_are_tcod_s_on_every_walkable_tile(seed
     jit = graph._compiled()
     tcod_graph, _ = graph._graph(-1)
     import tcod.path
-    for goal_i in [i for i, ok in enumerate(walkable) if ok][:12]:
+    open_tiles = np.array(walkable, dtype=bool)
+    goals = np.flatnonzero(open_tiles)
+    for goal_i in rng.choice(goals, size=min(12, len(goals)), replace=False).tolist():
         finder = tcod.path.Pathfinder(tcod_graph)
         finder.add_root((goal_i // width, goal_i % width))
         finder.resolve(None)
         want = finder.distance.ravel()
         got = paths_jit.distances(jit[0], width, height, goal_i, jit[2][0])
-        open_tiles = np.array(walkable, dtype=bool)
         assert got.dtype == want.dtype and (got[open_tiles] == want[open_tiles]).all(), (seed, goal_i)
+        assert (got[~open_tiles] == 2 ** 31 - 1).all()
+
+
+def test_the_whole_map_search_s_heap_gives_its_keys_in_order_and_stays_in_its_room(monkeypatch):
+    """The binary heap of ``_distances`` (``_heap_push`` and ``_heap_pop``, compiled and as Python) gives back any
+    keys least first; and the search, run as Python (every index checked) on the helpers as Python, pushes at most
+    8 entries a tile plus the goal (the heap's room in ``distances``) and finds the compiled search's distances."""
+    assert jit_available()
+    rng = np.random.default_rng(9)
+    for push, pop in ((paths_jit._heap_push, paths_jit._heap_pop), (paths_jit._push_k, paths_jit._pop_k)):
+        keys = rng.integers(0, 50, size=300).astype(np.int64)        # many equal keys too
+        heap, n = np.empty(300, dtype=np.int64), 0
+        for k in keys.tolist():
+            n = push(heap, n, k)
+        out = []
+        while n:
+            key, n = pop(heap, n)
+            out.append(int(key))
+        assert out == sorted(keys.tolist())
+    monkeypatch.setattr(paths_jit, "_push_k", paths_jit._heap_push)
+    monkeypatch.setattr(paths_jit, "_pop_k", paths_jit._heap_pop)
+    for seed in range(4):
+        rng = np.random.default_rng(400 + seed)
+        width, height = int(rng.integers(4, 30)), int(rng.integers(4, 24))
+        walkable = (rng.random(width * height) > rng.uniform(0.0, 0.4)).tolist()
+        jit = PathGraph(walkable, width, height)._compiled()
+        size = width * height
+        for goal_i in [i for i, ok in enumerate(walkable) if ok][::7]:
+            dist, heap = np.empty(size, dtype=np.int32), np.empty(8 * size + 1, dtype=np.int64)
+            pushed = paths_jit._distances(jit[0], width, height, goal_i, jit[2][0], dist, heap)
+            assert 1 <= pushed <= 8 * size + 1
+            assert (dist == paths_jit.distances(jit[0], width, height, goal_i, jit[2][0])).all()
 
 
 def test_the_compiled_segment_check_equals_segment_clear_on_corners_and_edges():
