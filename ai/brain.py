@@ -216,9 +216,10 @@ class Brain:
         outcome becomes the mode's status. The returned ``ai.records.NpcDecision`` has ``phase`` "decide" or
         "release". The class docstring has the worked example.
 
-        ``scores``: the candidates already scored on ``facts`` (a batch scorer's, ``ai.batch``), used by an ordinary
-        decision instead of scoring here; ``record_scores``: what the record keeps as its candidates then (default:
-        those scores; a host may pass ``ai.records.Deferred`` that scores in full when the record is read).
+        ``scores``: the candidates already scored on ``facts`` (a batch scorer's, ``ai.batch``), used instead of
+        scoring here by an ordinary decision and by the choice once a switch's actions are released;
+        ``record_scores``: what the record keeps as its candidates then (default: those scores; a host may pass
+        ``ai.records.Deferred`` that scores in full when the record is read).
         """
         planner = self.planning.bind(st.plan) if self.planning is not None else None
         ctx = Context(st.mem, facts, st.bb, actuator, now, planner)
@@ -233,7 +234,8 @@ class Brain:
                 rec.choice, rec.reason, rec.detail = st.pending_to or None, WAITING, f"actions {still} not yet released"
                 return self._finish(st, ctx, rec)
             target = st.pending_to or None
-            scores = self.selector.score_all(facts, st.bb)
+            if scores is None:
+                scores = self.selector.score_all(facts, st.bb)
             em = self.selector.emergency(scores, facts, st.bb, {st.dropped} if st.dropped else ())
             if em is not None:                   # an emergency that fires now wins the release, as it would a decision
                 target, reason = em.candidate, EMERGENCY
@@ -251,7 +253,7 @@ class Brain:
             st.pending_to = st.dropped = ""
             st.releasing = []
             rec.choice, rec.switch, rec.reason, rec.detail = target, True, reason, detail
-            rec.candidates = list(scores.values())
+            rec.candidates = list(scores.values()) if record_scores is None else record_scores
             self._enter(st, target, ctx, now)
         else:
             decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb,

@@ -348,9 +348,8 @@ class BrainSystem(Decider):
         # for all its NPCs at once, then each NPC decides on its row (hysteresis, emergencies, release per NPC)
         all_facts = perception.facts_batch([t[0] for t in thinkers], now, seen)
         groups: dict = {}
-        for i, (_eid, brain, bdef) in enumerate(thinkers):
-            if not brain.pending:
-                groups.setdefault(bdef.id, []).append(i)
+        for i, (_eid, _brain, bdef) in enumerate(thinkers):
+            groups.setdefault(bdef.id, []).append(i)
         rows: dict[int, tuple] = {}
         for members in groups.values():
             bdef = thinkers[members[0]][2]
@@ -362,14 +361,10 @@ class BrainSystem(Decider):
                 rows[i] = (scorer, ok_row, score_row)
         for i, (eid, brain, bdef) in enumerate(thinkers):
             facts = all_facts[i]
-            row = rows.get(i)
-            if row is None:
-                rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain))
-            else:
-                scorer, ok_row, score_row = row
-                scores = scorer.scores_for(ok_row, score_row, facts, brain.bb, brain.mode or None)
-                rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain), scores=scores,
-                                 record_scores=Deferred(_score_list, bdef.selector, facts, dict(brain.bb)))
+            scorer, ok_row, score_row = rows[i]
+            scores = scorer.scores_for(ok_row, score_row, facts, brain.bb, brain.mode or None)
+            rec = bdef.think(brain, facts, now, LedgerActuator(world, eid, brain), scores=scores,
+                             record_scores=Deferred(_score_list, bdef.selector, facts, dict(brain.bb)))
             rec.tick = tick
             rec.entity = eid
             log.add(rec)
