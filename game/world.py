@@ -359,11 +359,14 @@ class World:
             if dead == []:                             # who is where in the table: until a unit comes or goes
                 pass
             elif dead is not None:
-                # only units left: the groups less the dead
+                # only units left: the groups less the dead, taken out of the kept lists in place (a copy of a
+                # list touches every unit's Position, memory traffic that at 10,000 units costs more than the rest)
                 groups = {}
                 for team, (ids, positions) in self._index_rows[1].items():
                     keep = esper_rows.survivors(ids, dead)
-                    groups[team] = (ids[keep], list(itertools.compress(positions, keep.tolist())))
+                    for i in reversed(np.flatnonzero(~keep).tolist()):
+                        del positions[i]
+                    groups[team] = (ids[keep], positions)
                 self._index_rows = (rows, groups)
             else:
                 groups: dict[int, tuple[list, list]] = {}
