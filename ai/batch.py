@@ -8,18 +8,22 @@ the scalar one (docs/rules/utility.md, "Score"), applied column-wise:
 1. each fact a gate or preference reads is gathered once per NPC into a float column (the snapshot first, then
    the blackboard, as the scalar scorer reads them);
 2. gates are masks: the comparison on the column; a missing fact fails the gate;
-3. preferences: ``(raw - lo) / (hi - lo)`` clamped to [0, 1], the curve as an array function (``curve_array``),
-   clamped to [0, 1], and the weighted geometric mean as ``exp(sum w * log(max(s, eps)) / sum w)``, summed in
-   the preferences' order (the seed's zero rule: a value at or below ``eps`` counts as ``eps``);
-4. any cell the columns cannot decide exactly as the scalar scorer would (a fact that is not a number, a
-   non-finite input or curve value, a bad range or weight) is scored by the scalar scorer itself, so the
-   diagnostics and the outcome are the scalar ones by construction.
+3. preferences, for the NPCs that passed the gates: ``(raw - lo) / (hi - lo)`` clamped to [0, 1], the curve as
+   an array function (``curve_array``), clamped to [0, 1], and the weighted geometric mean as
+   ``exp(sum w * log(max(s, eps)) / sum w)``, summed in the preferences' order (the seed's zero rule: a value at
+   or below ``eps`` counts as ``eps``); the arithmetic in the scalar scorer's order, ``log`` and ``exp`` the
+   ``math`` module's (numpy's may differ from the C library's in the last bit), so the scores are the scalar
+   ones to the last bit;
+4. any cell the columns cannot decide exactly as the scalar scorer would (a fact that is not a number or is an
+   int a float cannot hold, a non-finite input or curve value, a bad range or weight) is scored by the scalar
+   scorer itself, so the diagnostics and the outcome are the scalar ones by construction.
 
-Hysteresis, emergencies and the release rule stay per NPC (``ModeSelector.decide`` with ``scores=``):
+Hysteresis, emergencies and the release rule stay per NPC (``ModeSelector.decide`` and ``Brain.think`` with
+``scores=``):
 ``BatchScorer.scores_for`` turns one NPC's row into the ``CandidateScore`` dict ``decide`` reads; rows
 for an ineligible candidate carry its gates (the scalar scorer's record), so an invalidation names them.
-``tests/test_batch_utility.py`` checks, by property, that both scorers choose the same candidate with scores
-equal to 1e-12.
+``tests/test_batch_utility.py`` checks, by property, that both scorers give the same eligibility and the same
+scores to the last bit and choose the same candidate, near-ties included.
 
     >>> from ai.conditions import Condition
     >>> from ai.utility import Candidate, ModeSelector, Preference
@@ -42,10 +46,17 @@ from ai.records import CandidateScore
 
 _NUMERIC = (float, int, bool)
 _NUMERIC_SET = frozenset(_NUMERIC)
+_EXACT = 2 ** 53             # ints up to this size are exactly floats
 
 
 def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
-    """``curve`` applied to every value of ``x`` (in [0, 1]) by the formulas of ai/curves.py.
+    """``curve`` applied to every value of ``x`` (in [0, 1]) exactly as ai/curves.py computes it, bit for bit.
+
+    The arithmetic is numpy's in the scalar formulas' order (IEEE operations give the same bits); ``exp`` and
+    ``log`` are ``math``'s, the scalar curves' own, mapped over the values (``_libm``): numpy's may run vector code
+    that differs from the C library's in the last bit (numpy on AVX-512), and a near-tie between two candidates
+    would then break one way on one path and the other on the other. The polynomial curve is the scalar curve's
+    own function over the values (its ``**`` has Python's special cases).
 
     >>> curve_array(Curve("step", {"threshold": 0.3}), np.array([0.2, 0.4])).tolist()
     [0.0, 1.0]
@@ -54,22 +65,17 @@ def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
     """
     p = curve.params
     kind = curve.kind
+    if kind == "polynomial":
+        return np.fromiter(map(curve.fn, x.tolist()), np.float64, len(x))
     with np.errstate(all="ignore"):
         if kind == "linear":
             return p["slope"] * x + p["intercept"]
-        if kind == "polynomial":
-            k, m, c, b = p["exponent"], p["slope"], p["shift"], p["intercept"]
-            base = x - c
-            out = m * np.power(base, k) + b
-            if k != int(k):
-                out = np.where(base < 0, np.nan, out)
-            return out
         if kind == "logistic":
             z = -p["steepness"] * (x - p["midpoint"])
-            return np.where(z > 700, 0.0, 1.0 / (1.0 + np.exp(np.minimum(z, 700.0))))
+            return np.where(z > 700, 0.0, 1.0 / (1.0 + _libm(math.exp, np.minimum(z, 700.0))))
         if kind == "logit":
             v = np.minimum(np.maximum(x, LOGIT_EDGE), 1.0 - LOGIT_EDGE)
-            return 0.5 + np.log(v / (1.0 - v)) / p["steepness"]
+            return 0.5 + _libm(math.log, v / (1.0 - v)) / p["steepness"]
         if kind == "step":
             return np.where(x >= p["threshold"], float(p["high"]), float(p["low"]))
         pts = curve.points
@@ -81,6 +87,11 @@ def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
             out[here] = y0 + (y1 - y0) / (x1 - x0) * (x[here] - x0)
             done |= here
         return out
+
+
+def _libm(fn, values: np.ndarray) -> np.ndarray:
+    """``fn`` (``math.log`` or ``math.exp``) of every value, as the scalar scorer computes it (see ``curve_array``)."""
+    return np.fromiter(map(fn, values.tolist()), np.float64, len(values))
 
 
 class BatchScorer:
@@ -113,25 +124,21 @@ class BatchScorer:
         n = len(facts_list)
         for name in self.names:
             raw = [facts.get(name, missing) for facts in facts_list]
-            if set(map(type, raw)) <= _NUMERIC_SET:        # every NPC has it as a plain number: the usual case
-                try:
-                    vals = np.array(raw, dtype=np.float64)
-                except OverflowError:
-                    pass                                # an int too large for a float: the general way below
-                else:
-                    every = np.ones(n, dtype=bool)
-                    out[name] = (vals, every, every.copy(), raw)
-                    continue
+            types = set(map(type, raw))
+            # every NPC has it as a plain number a float holds exactly: the usual case (an int past 2**53 would
+            # round, where Python compares and subtracts it exactly: the general way below leaves it to the scalar)
+            if types <= _NUMERIC_SET and (int not in types
+                                          or all(-_EXACT <= v <= _EXACT for v in raw if type(v) is int)):
+                vals = np.array(raw, dtype=np.float64)
+                every = np.ones(n, dtype=bool)
+                out[name] = (vals, every, every.copy(), raw)
+                continue
             if bbs is not None:
                 for i, v in enumerate(raw):
                     if v is missing and bbs[i] is not None:
                         raw[i] = bbs[i].get(name, missing)
-            numeric = [type(v) in numeric_types for v in raw]
-            try:
-                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
-            except OverflowError:                   # an int too large for a float: not a number here
-                numeric = [ok and (type(v) is not int or abs(v) < 2 ** 1023) for v, ok in zip(raw, numeric)]
-                vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
+            numeric = [type(v) in numeric_types and (type(v) is not int or -_EXACT <= v <= _EXACT) for v in raw]
+            vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
             present = np.array([v is not missing for v in raw], dtype=bool)
             out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
         return out
@@ -167,25 +174,33 @@ class BatchScorer:
                 eligible[:, j] = ok
                 scores[ok, j] = 1.0
                 continue
-            scalar = ok.copy() if not self.valid[j] else np.zeros(n, dtype=bool)
-            log_sum = np.zeros(n)
+            rows = np.flatnonzero(ok)                 # the preferences of the NPCs that passed the gates only
+            k = len(rows)
+            if k == 0:
+                continue
+            scalar = np.ones(k, dtype=bool) if not self.valid[j] else np.zeros(k, dtype=bool)
+            log_sum = np.zeros(k)
             weight_sum = 0.0
             with np.errstate(all="ignore"):
                 for pref in cand.preferences:
                     vals, numeric, present, _raw = cols[pref.input]
-                    scalar |= ok & ~(numeric & np.isfinite(vals))
+                    vals = vals[rows]
+                    scalar |= ~(numeric[rows] & np.isfinite(vals))
                     inv_span = 1.0 / (pref.hi - pref.lo) if pref.hi != pref.lo else math.nan
                     norm = np.clip((vals - pref.lo) * inv_span, 0.0, 1.0)
                     curved = curve_array(pref.curve, norm)
-                    scalar |= ok & ~np.isfinite(curved)
+                    scalar |= ~np.isfinite(curved)
                     s = np.clip(curved, 0.0, 1.0)
-                    log_sum = log_sum + pref.weight * np.where(s > eps, np.log(np.maximum(s, eps)), log_eps)
+                    at = np.flatnonzero(s > eps)                  # (math.log of the rest would be log(eps))
+                    logs = np.full(k, log_eps)
+                    logs[at] = _libm(math.log, s[at])
+                    log_sum = log_sum + pref.weight * logs
                     weight_sum += pref.weight
-                score = np.exp(log_sum / weight_sum)
-            fast = ok & ~scalar & np.isfinite(log_sum) & math.isfinite(weight_sum)
-            eligible[fast, j] = True
-            scores[fast, j] = score[fast]
-            for i in np.flatnonzero(ok & ~fast).tolist():      # the few cells the columns cannot decide exactly
+            fast = ~scalar & np.isfinite(log_sum) & math.isfinite(weight_sum)
+            eligible[rows[fast], j] = True
+            # (valid weights are > 0 and every log <= 0: each exp is of a number <= 0, never an overflow)
+            scores[rows[fast], j] = _libm(math.exp, log_sum[fast] / weight_sum)
+            for i in rows[~fast].tolist():              # the few cells the columns cannot decide exactly
                 rec = cand.scorer(facts_list[i], None if bbs is None else bbs[i], eps)
                 eligible[i, j] = rec.eligible
                 if rec.eligible:
