@@ -89,6 +89,52 @@ def test_curve_arrays_follow_the_scalar_curves():
         assert got == [curve(x) for x in xs], curve.describe()
 
 
+def test_the_choice_after_a_release_is_the_same_from_the_batch_s_scores():
+    """Once a switch's actions are released, a brain given the batch's row (as the host gives it, with the record
+    scored when read) makes the scalar path's choice in each of the release's outcomes: an emergency that fires
+    now, the waiting mode still eligible, and a reselection when it is not; the records agree."""
+    from ai.brain import Brain, BrainState
+    from ai.hfsm import Machine, State
+    from ai.records import Deferred
+    from ai.status import SUCCESS
+    from ai.utility import Emergency
+    sel = ModeSelector([Candidate("fight", gates=(Condition("armed"),), preferences=(Preference("hp", 0, 1),)),
+                        Candidate("flee", preferences=(Preference("danger", 0, 1),)),
+                        Candidate("rest", preferences=(Preference("hp", 0, 1),))],
+                       emergencies=[Emergency("low_hp", (Condition("hp", "<", 0.2),), "flee")])
+    brain = Brain("t", sel, Machine([State("fight"), State("flee"), State("rest")]))
+    scorer = BatchScorer(sel)
+
+    class Host:                                            # every action already released
+        def status(self, aid):
+            return (SUCCESS, "")
+
+        def submit(self, kind, target, params):
+            return 1
+
+        def cancel(self, aid):
+            pass
+    cases = [({"armed": True, "hp": 0.1, "danger": 0.3}, "emergency"),
+             ({"armed": True, "hp": 0.9, "danger": 0.3}, "release"),
+             ({"armed": False, "hp": 0.9, "danger": 0.95}, "reselect")]
+    ok, sc = scorer.score([facts for facts, _ in cases])
+    for i, (facts, outcome) in enumerate(cases):
+        recs = []
+        for batched in (False, True):
+            st_ = BrainState()
+            st_.pending, st_.pending_to, st_.dropped, st_.releasing = True, "fight", "rest", [7]
+            kw = {}
+            if batched:
+                kw = {"scores": scorer.scores_for(ok[i].tolist(), sc[i].tolist(), facts, None),
+                      "record_scores": Deferred(lambda f=facts: list(sel.score_all(f).values()))}
+            rec = brain.think(st_, facts, 1.0, Host(), **kw)
+            if isinstance(rec.candidates, Deferred):
+                rec.candidates = rec.candidates()
+            recs.append((rec.choice, rec.reason, rec.detail, rec.emergency, rec.candidates, st_.mode))
+        assert recs[0] == recs[1], outcome
+        assert {"emergency": "flee", "release": "fight", "reselect": "flee"}[outcome] == recs[0][0]
+
+
 def test_an_int_a_float_cannot_hold_is_compared_and_scored_as_python_does():
     """A fact that is an int past 2**53 (which a float would round) is left to the scalar comparison and scorer:
     ``2**53 + 1 > 2.0**53`` holds in Python, not between the rounded floats."""
