@@ -266,9 +266,15 @@ def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: in
         world.close()
 
 
+#: ticks each world of ``measure_lockstep`` runs before the other takes its turn
+LOCKSTEP_CHUNK = 10
+
+
 def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warmup: int = 0) -> tuple[dict, dict]:
     """``measure_army`` for the batched and the per-NPC path at once: two worlds of the same match stepped in
-    turn, tick by tick (which goes first alternates), so that the machine's load falls on both alike."""
+    turn, ``LOCKSTEP_CHUNK`` ticks at a time (which goes first alternates), so that the machine's load falls on
+    both alike. (Stepped tick by tick, two worlds of 10,000 units evicted each other's objects from the caches on
+    every tick: the batched world took 91-93 ms a tick there against about 66 alone; a user runs one world.)"""
     worlds = []
     try:
         for batched in (True, False):
@@ -283,15 +289,17 @@ def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warm
         times: list[list] = [[], []]
         phases: list[dict] = [{}, {}]
         with _CollectorClock() as clock, _PhaseClock() as phase_clock:
-            for tick in range(ticks):
-                if any(w.over for w, _u, _s in worlds):
-                    break
-                for k in ((0, 1) if tick % 2 == 0 else (1, 0)):
+            for start in range(0, ticks, LOCKSTEP_CHUNK):
+                for k in ((0, 1) if (start // LOCKSTEP_CHUNK) % 2 == 0 else (1, 0)):
                     clock.into = spent[k]
                     phase_clock.into = phases[k]
-                    t = time.perf_counter()
-                    worlds[k][0].step()
-                    times[k].append(time.perf_counter() - t)
+                    world = worlds[k][0]
+                    for _ in range(min(LOCKSTEP_CHUNK, ticks - start)):
+                        if world.over:                  # (the same match: both end on the same tick)
+                            break
+                        t = time.perf_counter()
+                        world.step()
+                        times[k].append(time.perf_counter() - t)
         return tuple(_summary(w, u, s, times[k], spent[k], phases[k]) for k, (w, u, s) in enumerate(worlds))
     finally:
         for world, _u, _s in worlds:

@@ -114,6 +114,22 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     assert sum(v for k, v in a["brains_ms"].items() if k != "cover") <= a["systems_ms"]["BrainSystem"] + 0.01
 
 
+def test_the_lockstep_takes_turns_in_chunks_and_ends_both_worlds_on_the_same_tick(monkeypatch):
+    """Each world runs ``LOCKSTEP_CHUNK`` ticks before the other (so two big worlds do not evict each other's
+    objects from the caches on every tick); a last chunk shorter than the others is run by both."""
+    from benchmarks import run
+    from content.loader import load_content
+    order = []
+    real_step = run.World.step
+    monkeypatch.setattr(run.World, "step", lambda self: order.append(self.batch_brains) or real_step(self))
+    monkeypatch.setattr(run, "LOCKSTEP_CHUNK", 4)
+    scaled, sid = run.army_content(load_content(), 40)
+    a, b = run.measure_lockstep(scaled, sid, 10, warmup=0)
+    assert a["ticks"] == b["ticks"] == 10 and a["sync_hash"] == b["sync_hash"]
+    measured = order[-20:]                       # (the first tick of each world, the region cut, came before)
+    assert measured == [True] * 4 + [False] * 4 + [False] * 4 + [True] * 4 + [True] * 2 + [False] * 2
+
+
 def test_the_phase_clock_counts_for_the_world_being_stepped_and_puts_the_methods_back():
     from ai.brain import Brain
     from benchmarks import run
