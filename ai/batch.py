@@ -14,9 +14,11 @@ the scalar one (docs/rules/utility.md, "Score"), applied column-wise:
    or below ``eps`` counts as ``eps``); the arithmetic in the scalar scorer's order, ``log`` and ``exp`` the
    ``math`` module's (numpy's may differ from the C library's in the last bit), so the scores are the scalar
    ones to the last bit;
-4. any cell the columns cannot decide exactly as the scalar scorer would (a fact that is not a number or is an
-   int a float cannot hold, a non-finite input or curve value, a bad range or weight) is scored by the scalar
-   scorer itself, so the diagnostics and the outcome are the scalar ones by construction.
+4. any cell the columns cannot decide exactly as the scalar scorer would is scored by the scalar scorer itself,
+   so the diagnostics and the outcome are the scalar ones by construction: a fact that is not a number, or an int
+   a float cannot hold (a fact, a gate value, a range bound or weight), an input read from the blackboard, a
+   non-finite input, normalised value, curve value or sum of inputs and curve values (those the scalar's own fast
+   loop hands to its other way, ``_score_checked``, which normalises by a division), a bad range or weight.
 
 Hysteresis, emergencies and the release rule stay per NPC (``ModeSelector.decide`` and ``Brain.think`` with
 ``scores=``):
@@ -47,6 +49,11 @@ from ai.records import CandidateScore
 _NUMERIC = (float, int, bool)
 _NUMERIC_SET = frozenset(_NUMERIC)
 _EXACT = 2 ** 53             # ints up to this size are exactly floats
+
+
+def _exact(v) -> bool:
+    """A float, or an int (or bool) a float holds exactly."""
+    return type(v) is float or (type(v) in (int, bool) and -_EXACT <= v <= _EXACT)
 
 
 def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
@@ -111,8 +118,10 @@ class BatchScorer:
                 if pref.input not in names:
                     names.append(pref.input)
         self.names = tuple(names)
-        #: per candidate: whether its preferences are well configured (else every cell goes to the scalar scorer)
-        self.valid = tuple(all(p.config_problem() is None for p in c.preferences) for c in self.candidates)
+        #: per candidate: whether its preferences are well configured and their range and weight are numbers a float
+        #: holds exactly (else every cell goes to the scalar scorer, which subtracts an int range bound exactly)
+        self.valid = tuple(all(p.config_problem() is None and all(_exact(v) for v in (p.lo, p.hi, p.weight))
+                               for p in c.preferences) for c in self.candidates)
         #: per candidate id: the record ``scores_for`` hands out for it when ineligible (made once; read only)
         self._ineligible = {c.id: CandidateScore(c.id, False, None, (), (), ()) for c in self.candidates}
 
@@ -133,11 +142,15 @@ class BatchScorer:
                 every = np.ones(n, dtype=bool)
                 out[name] = (vals, every, every.copy(), raw)
                 continue
+            own = [v is not missing for v in raw]
             if bbs is not None:
                 for i, v in enumerate(raw):
                     if v is missing and bbs[i] is not None:
                         raw[i] = bbs[i].get(name, missing)
-            numeric = [type(v) in numeric_types and (type(v) is not int or -_EXACT <= v <= _EXACT) for v in raw]
+            # a number the scalar scorer's fast loop reads itself: not one from the blackboard (that loop reads only
+            # the snapshot, and the scalar's other way normalises by a division), not an int a float rounds
+            numeric = [type(v) in numeric_types and (type(v) is not int or -_EXACT <= v <= _EXACT) and mine
+                       for v, mine in zip(raw, own)]
             vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
             present = np.array([v is not missing for v in raw], dtype=bool)
             out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
@@ -152,13 +165,13 @@ class BatchScorer:
             return eligible, scores
         cols = self.columns(facts_list, bbs)
         eps = self.eps
-        log_eps = math.log(eps)
+        log_eps = None                          # math.log(eps), when some value is at or below eps (as the scalar)
         for j, cand in enumerate(self.candidates):
             ok = np.ones(n, dtype=bool)
             for g in cand.gates:
                 vals, numeric, present, raw = cols[g.fact]
                 value = g.value
-                if type(value) in _NUMERIC:
+                if type(value) in _NUMERIC and (type(value) is not int or -_EXACT <= value <= _EXACT):
                     res = g.fn(vals, float(value)) & numeric
                     odd = present & ~numeric               # not a number: the scalar comparison decides
                 else:
@@ -181,6 +194,7 @@ class BatchScorer:
             scalar = np.ones(k, dtype=bool) if not self.valid[j] else np.zeros(k, dtype=bool)
             log_sum = np.zeros(k)
             weight_sum = 0.0
+            check = np.zeros(k)           # the scalar's sum of every input and curve value: not finite -> its other way
             with np.errstate(all="ignore"):
                 for pref in cand.preferences:
                     vals, numeric, present, _raw = cols[pref.input]
@@ -188,15 +202,19 @@ class BatchScorer:
                     scalar |= ~(numeric[rows] & np.isfinite(vals))
                     inv_span = 1.0 / (pref.hi - pref.lo) if pref.hi != pref.lo else math.nan
                     norm = np.clip((vals - pref.lo) * inv_span, 0.0, 1.0)
+                    scalar |= ~np.isfinite(norm)              # (0 * inf: the scalar's other way divides instead)
                     curved = curve_array(pref.curve, norm)
                     scalar |= ~np.isfinite(curved)
+                    check = check + (vals + curved)
                     s = np.clip(curved, 0.0, 1.0)
-                    at = np.flatnonzero(s > eps)                  # (math.log of the rest would be log(eps))
-                    logs = np.full(k, log_eps)
+                    at = np.flatnonzero(s > eps)
+                    if len(at) < k and log_eps is None:
+                        log_eps = math.log(eps)                  # (ValueError for eps <= 0, as the scalar raises)
+                    logs = np.full(k, log_eps if log_eps is not None else 0.0)
                     logs[at] = _libm(math.log, s[at])
                     log_sum = log_sum + pref.weight * logs
                     weight_sum += pref.weight
-            fast = ~scalar & np.isfinite(log_sum) & math.isfinite(weight_sum)
+            fast = ~scalar & np.isfinite(check) & np.isfinite(log_sum) & math.isfinite(weight_sum)
             eligible[rows[fast], j] = True
             # (valid weights are > 0 and every log <= 0: each exp is of a number <= 0, never an overflow)
             scores[rows[fast], j] = _libm(math.exp, log_sum[fast] / weight_sum)

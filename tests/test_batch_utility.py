@@ -135,6 +135,46 @@ def test_the_choice_after_a_release_is_the_same_from_the_batch_s_scores():
         assert {"emergency": "flee", "release": "fight", "reselect": "flee"}[outcome] == recs[0][0]
 
 
+@pytest.mark.parametrize("case", [
+    # an input only on the blackboard: the scalar's fast loop reads the snapshot, its other way divides
+    ([Candidate("a", preferences=(Preference("x", 0.0, 10.0),))], {}, {"x": 3.0}),
+    # two huge inputs overflow the scalar's check sum: its other way again
+    ([Candidate("a", preferences=(Preference("big", 0, 1, weight=1e-300), Preference("big2", 0, 1, weight=1e-300),
+                                  Preference("x", 0, 10)))], {"big": 1.7e308, "big2": 1.7e308, "x": 3.0}, None),
+    # 0 * inf normalised: NaN, which a piecewise or step curve would map to a number
+    ([Candidate("a", preferences=(Preference("x", 0.0, 5e-324, Curve("piecewise", points=[[0, 0.2], [1, 0.9]])),))],
+     {"x": 0.0}, None),
+    ([Candidate("a", preferences=(Preference("x", -1e308, 1e308, Curve("step", {"threshold": 0.5})),))],
+     {"x": 1e308}, None),
+    # a range bound or a gate value that is an int a float cannot hold
+    ([Candidate("a", preferences=(Preference("x", -(2 ** 53 + 1), 1),))], {"x": 1}, None),
+    ([Candidate("a", gates=(Condition("x", ">=", 2 ** 53 + 1),))], {"x": 2 ** 53}, None),
+    ([Candidate("a", gates=(Condition("x", "==", 2 ** 53 + 1),))], {"x": 2.0 ** 53}, None),
+    ([Candidate("a", gates=(Condition("x", "<", 10 ** 400),))], {"x": 1.0}, None),
+])
+def test_cells_the_scalar_scores_its_other_way_are_left_to_it(case):
+    """The scalar scorer's fast loop hands some cells to its other way (``_score_checked``), which normalises by a
+    division; the batch hands the same cells to the scalar scorer, so they agree to the last bit there too (a
+    review's random search found each of these)."""
+    cands, facts, bb = case
+    sel = ModeSelector(cands)
+    ok, sc = BatchScorer(sel).score([facts], [bb])
+    want = sel.score_all(facts, bb)["a"]
+    assert bool(ok[0, 0]) == want.eligible
+    assert (not want.eligible) or sc[0, 0] == want.score, (sc[0, 0], want.score)
+
+
+def test_eps_of_zero_raises_only_where_the_scalar_does():
+    """A selector with ``eps = 0`` (a library user's): log(0) is only taken for a value at 0, on both paths."""
+    sel = ModeSelector([Candidate("a", preferences=(Preference("x", 0.0, 1.0),)), Candidate("b")], eps=0.0)
+    ok, sc = BatchScorer(sel).score([{"x": 0.5}])
+    assert sc[0].tolist() == [sel.score_all({"x": 0.5})["a"].score, 1.0]
+    with pytest.raises(ValueError):
+        sel.score_all({"x": 0.0})
+    with pytest.raises(ValueError):
+        BatchScorer(sel).score([{"x": 0.0}])
+
+
 def test_an_int_a_float_cannot_hold_is_compared_and_scored_as_python_does():
     """A fact that is an int past 2**53 (which a float would round) is left to the scalar comparison and scorer:
     ``2**53 + 1 > 2.0**53`` holds in Python, not between the rounded floats."""
@@ -315,15 +355,17 @@ def test_batched_cover_and_sight_equal_the_per_npc_facts_where_cover_tiles_tie(m
 
 def _columns_one_by_one(scorer, facts_list, bbs):
     """``BatchScorer.columns`` without its all-numbers shortcut: every value looked at on its own (an int a float
-    cannot hold exactly is not a number here: the scalar scorer reads it)."""
+    cannot hold exactly, or a value read from the blackboard, is not a number here: the scalar scorer reads it)."""
     from ai.batch import _MISSING, _NUMERIC
     import numpy as np
     out = {}
     for name in scorer.names:
         raw = [facts.get(name, _MISSING) for facts in facts_list]
+        own = [v is not _MISSING for v in raw]
         if bbs is not None:
             raw = [bbs[i].get(name, _MISSING) if v is _MISSING and bbs[i] is not None else v for i, v in enumerate(raw)]
-        numeric = [type(v) in _NUMERIC and (type(v) is not int or abs(v) <= 2 ** 53) for v in raw]
+        numeric = [type(v) in _NUMERIC and (type(v) is not int or abs(v) <= 2 ** 53) and mine
+                   for v, mine in zip(raw, own)]
         vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
         out[name] = (vals.tolist(), numeric, [v is not _MISSING for v in raw],
                      [None if v is _MISSING else v for v in raw])

@@ -115,8 +115,9 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
 
 
 def test_the_lockstep_takes_turns_in_chunks_and_ends_both_worlds_on_the_same_tick(monkeypatch):
-    """Each world runs ``LOCKSTEP_CHUNK`` ticks before the other (so two big worlds do not evict each other's
-    objects from the caches on every tick); a last chunk shorter than the others is run by both."""
+    """The worlds take turns in chunks of ``LOCKSTEP_CHUNK`` ticks, which goes first alternating, so after the first
+    chunk each runs two chunks at a time (two big worlds stepped tick by tick evicted each other's objects from the
+    caches on every tick); a last chunk shorter than the others is run by both."""
     from benchmarks import run
     from content.loader import load_content
     order = []
