@@ -129,7 +129,6 @@ class BatchScorer:
         """fact -> (values as floats, numeric mask, present mask, the raw values): one pass over the snapshots."""
         out = {}
         missing = _MISSING
-        numeric_types = _NUMERIC
         n = len(facts_list)
         for name in self.names:
             raw = [facts.get(name, missing) for facts in facts_list]
@@ -149,8 +148,7 @@ class BatchScorer:
                         raw[i] = bbs[i].get(name, missing)
             # a number the scalar scorer's fast loop reads itself: not one from the blackboard (that loop reads only
             # the snapshot, and the scalar's other way normalises by a division), not an int a float rounds
-            numeric = [type(v) in numeric_types and (type(v) is not int or -_EXACT <= v <= _EXACT) and mine
-                       for v, mine in zip(raw, own)]
+            numeric = [mine and _exact(v) for v, mine in zip(raw, own)]
             vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
             present = np.array([v is not missing for v in raw], dtype=bool)
             out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
@@ -171,7 +169,7 @@ class BatchScorer:
             for g in cand.gates:
                 vals, numeric, present, raw = cols[g.fact]
                 value = g.value
-                if type(value) in _NUMERIC and (type(value) is not int or -_EXACT <= value <= _EXACT):
+                if _exact(value):
                     res = g.fn(vals, float(value)) & numeric
                     odd = present & ~numeric               # not a number: the scalar comparison decides
                 else:

@@ -423,7 +423,7 @@ class PathGraph:
             else:                            # every tile's distance, once: later walkers need no search
                 jit = self._compiled() if opened < 0 else None     # (a start shut in: tcod's graph opens it)
                 if jit is not None:
-                    flat = entry[2] = paths_jit.distances(jit[0], self.width, self.height, goal_i, jit[2][0])
+                    flat = entry[2] = paths_jit.distances(jit[0], width, height, goal_i, jit[2][0])
                 else:
                     finder.resolve(None)
                     flat = entry[2] = finder.distance.ravel()
@@ -451,7 +451,7 @@ class PathGraph:
     def route(self, start: tuple[int, int], goal: tuple[int, int], turn: int = 0) -> list[tuple[float, float]] | None:
         """``waypoints(path(start, goal, turn))``, or None where there is no path; with the compiled loops the walk
         back and the smoothing run in one call, without the tile list between them."""
-        jit = self._compiled() if self._np is not None else None
+        jit = self._compiled()
         if jit is None:
             tiles = self.path(start, goal, turn)
             return None if tiles is None else self.waypoints(tiles)

@@ -266,16 +266,16 @@ def measure_army(content: Content, sid: str, ticks: int, batched: bool, seed: in
         world.close()
 
 
-#: ticks each world of ``measure_lockstep`` runs before the other takes its turn
+#: ticks in each chunk of ``measure_lockstep`` (each world runs one or two chunks before the other's turn)
 LOCKSTEP_CHUNK = 10
 
 
 def measure_lockstep(content: Content, sid: str, ticks: int, seed: int = 1, warmup: int = 0) -> tuple[dict, dict]:
     """``measure_army`` for the batched and the per-NPC path at once: two worlds of the same match stepped in
     turn in chunks of ``LOCKSTEP_CHUNK`` ticks (which goes first alternates from chunk to chunk, so after the first
-    chunk each world runs two chunks at a time), so that the machine's load falls on
-    both alike. (Stepped tick by tick, two worlds of 10,000 units evicted each other's objects from the caches on
-    every tick: the batched world took 91-93 ms a tick there against about 66 alone; a user runs one world.)"""
+    chunk each world runs two chunks at a time), so that the machine's load falls on both alike. (Stepped tick by
+    tick, two worlds of 10,000 units evicted each other's objects from the caches on every tick: the batched world
+    took 91-93 ms a tick there against about 66 alone; a user runs one world.)"""
     worlds = []
     try:
         for batched in (True, False):
