@@ -23,6 +23,7 @@ import dataclasses
 import gc
 import importlib
 import json
+import sys
 import time
 
 import esper
@@ -106,6 +107,41 @@ def measure_baseline(units: int, ticks: int) -> dict:
 
 
 ARMY_MIN = 1000        # sizes from this many units up also get the army table
+
+
+class BenchError(ValueError):
+    """A measurement that cannot be made as asked (one line for the command: ``rts bench`` exits with status 2)."""
+
+
+def check_request(units_list: list[int], ticks: int, warmup: int, content: Content | None = None) -> None:
+    """Refuse, before anything is measured, what the army table could not measure as asked: a negative warm-up, a
+    warm-up that reaches the scenario's last tick (nothing would be left to measure), or an army larger than the
+    largest ``army_N`` scenario that its map cannot hold (that one world is made and closed to find out: smaller
+    sizes are the scenarios' own spawns scaled down, which always fit). Raises ``BenchError``."""
+    if warmup < 0:
+        raise BenchError(f"--warmup {warmup}: expected 0 or more ticks")
+    if ticks < 1:
+        raise BenchError(f"--ticks {ticks}: expected at least 1 tick")
+    sizes = sorted({n for n in units_list if n >= ARMY_MIN})
+    if not sizes:
+        return
+    content = content or load_content()
+    armies = [int(sid[5:]) for sid in content.scenarios if sid.startswith("army_") and sid[5:].isdigit()]
+    for n in sizes:
+        try:
+            scaled, sid = army_content(content, n)
+        except ValueError as exc:
+            raise BenchError(f"--units {n}: {exc}") from None
+        last = scaled.scenarios[sid].max_ticks
+        if 1 + warmup >= last:
+            raise BenchError(f"--warmup {warmup}: the {sid} match ends at tick {last}, so at most {last - 2} "
+                             f"warm-up ticks leave one to measure")
+        if n > max(armies):
+            try:
+                world, _units, _setup = _open_army(scaled, sid, True, 1)
+            except ValueError as exc:
+                raise BenchError(f"--units {n}: {exc}") from None
+            world.close()
 
 
 def army_content(content: Content, total: int) -> tuple[Content, str]:
@@ -230,6 +266,9 @@ def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
 
 
 def _summary(world, units: int, setup: float, times: list, spent: dict, phases: dict | None = None) -> dict:
+    if not times:                           # (the match ended in the warm-up: by elimination, before its last tick)
+        raise BenchError(f"the match ended at tick {world.tick}, before the first measured tick: ask for fewer "
+                         f"--warmup ticks")
     total = sum(times)
     times = sorted(times)
     return {"units": units, "ticks": len(times), "setup_s": round(setup, 2), "tps": round(len(times) / total, 2),
@@ -470,6 +509,8 @@ def main(args) -> int:
     from game.app.process import tune_gc
     tune_gc()                                  # as the game itself runs (python -m benchmarks too)
     suite = getattr(args, "suite", "all")
+    if suite in ("sim", "all"):
+        check_request(args.units, args.ticks, getattr(args, "warmup", 0))
     out = {"interpreter": interpreter()}
     if not args.json:
         py = out["interpreter"]
@@ -515,4 +556,8 @@ def cli(argv=None) -> int:
     parser.add_argument("--ticks", type=int, default=600)
     parser.add_argument("--suite", choices=SUITES, default="all")
     parser.add_argument("--warmup", type=int, default=0, help="army table: ticks run before measuring")
-    return main(parser.parse_args(argv))
+    try:
+        return main(parser.parse_args(argv))
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

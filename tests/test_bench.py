@@ -207,3 +207,36 @@ def test_every_bench_report_names_the_interpreter_that_made_it(capsys):
     run.main(args)
     first = capsys.readouterr().out.splitlines()[0]
     assert platform.python_version() in first and os.path.realpath(sys.executable) in first and "optimizations" in first
+
+
+def test_the_bench_refuses_what_it_cannot_measure_in_one_line_before_measuring(capsys):
+    """A negative warm-up, a warm-up that reaches the match's last tick, or an army its map cannot hold is refused
+    before anything runs, as one line and exit status 2; a match that ends in the warm-up (by elimination) is told
+    as one line too, not a division by zero."""
+    import dataclasses
+    import pytest
+    from benchmarks import run
+    from content.loader import load_content
+    from game.app import cli
+    content = load_content()
+    run.check_request([50, 1000, 2000], 5, 100, content)                    # measurable: nothing said
+    for units, ticks, warmup, says in (([1000], 5, -1, "--warmup -1: expected 0 or more"),
+                                       ([1000], 5, 8999, "ends at tick 9000, so at most 8998"),
+                                       ([2000, 30_000], 5, 0, "--units 30000: .* only .* fit"),
+                                       ([1000], 0, 0, "--ticks 0")):
+        with pytest.raises(run.BenchError, match=says):
+            run.check_request(units, ticks, warmup, content)
+    assert cli.main(["bench", "--suite", "sim", "--units", "1000", "--warmup", "8999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --warmup 8999: the army_1000_scaled match ends at tick 9000") and err.count("\n") == 1
+    with pytest.raises(SystemExit) as exc:                                 # (argparse refuses it)
+        cli.main(["bench", "--suite", "sim", "--units", "1000", "--warmup", "-3"])
+    assert exc.value.code == 2 and "--warmup: expected a whole number from 0" in capsys.readouterr().err
+    # a match over before the first measured tick: one line, whichever measure ran it
+    scaled, sid = run.army_content(content, 40)
+    short = dataclasses.replace(scaled, scenarios={**scaled.scenarios,
+                                                   sid: scaled.scenarios[sid].model_copy(update={"max_ticks": 4})})
+    with pytest.raises(run.BenchError, match="ended at tick 4, before the first measured tick"):
+        run.measure_lockstep(short, sid, 3, warmup=10)
+    with pytest.raises(run.BenchError, match="ended at tick 4"):
+        run.measure_army(short, sid, 3, batched=True, warmup=10)

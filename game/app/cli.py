@@ -800,8 +800,11 @@ def cmd_ladder(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from benchmarks.run import main as bench_main
-    return bench_main(args)
+    from benchmarks.run import BenchError, main as bench_main
+    try:
+        return bench_main(args)
+    except BenchError as exc:
+        raise CliError(str(exc)) from None
 
 
 #: the most ticks any argument may name (the content schema's maximum max_ticks; saves/schema.py)
@@ -1101,7 +1104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--units", type=_pos_int, nargs="+", default=[50, 200, 1000], help="unit counts to measure")
     p.add_argument("--ticks", type=_pos_int, default=600, help="ticks per measurement")
-    p.add_argument("--warmup", type=int, default=0, help="army table: ticks run before measuring (past the set-out)")
+    p.add_argument("--warmup", type=_tick, default=0, help="army table: ticks run before measuring (past the set-out)")
     from benchmarks import SUITES
     p.add_argument("--suite", choices=SUITES, default="all",
                    help="sim: ticks/s (scripted armies; from 1000 units also armies with brains and commanders, batched vs per-NPC, mean and p99 tick); saves: replay verify, seek and snapshot figures; brains: behavior tree vs "
