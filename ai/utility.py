@@ -208,7 +208,7 @@ def make_scorer(candidate: Candidate):
                 continue
             try:
                 ok = truth(fn(actual, value))
-            except TypeError:
+            except (TypeError, ValueError):              # incomparable: false (as ``Condition.test`` and the batch)
                 ok = False
             gates.append((label, actual if type(actual) in simple else plain(actual), ok))
             if not ok:

@@ -393,3 +393,17 @@ def test_the_columns_equal_reading_each_value_on_its_own(sel, snaps, bbs, full):
         assert numeric.tolist() == w_numeric and present.tolist() == w_present
         assert [type(v) for v in raw] == [type(v) for v in w_raw]
         assert all(a is b or a == b or (a != a and b != b) for a, b in zip(raw, w_raw))
+
+
+def test_a_gate_comparison_that_raises_value_error_is_false_on_every_path():
+    """A fact whose comparison raises ``ValueError`` (a library user's object) fails its gate, as an incomparable
+    value does: for the scalar scorer, the batch and ``Condition.test`` alike (the scalar once raised)."""
+    class Odd:
+        def __gt__(self, other):
+            raise ValueError("cannot order this")
+    sel = ModeSelector([Candidate("a", gates=(Condition("x", ">", 1),)), Candidate("b")])
+    want = sel.score_all({"x": Odd()})
+    assert want["a"].eligible is False and want["b"].eligible is True
+    ok, sc = BatchScorer(sel).score([{"x": Odd()}, {"x": 2}])
+    assert ok.tolist() == [[False, True], [True, True]]
+    assert Condition("x", ">", 1).test(Odd()) is False
