@@ -101,11 +101,19 @@ class Calm:
         table = self._tables.get(team)
         if table is None:
             nav = world.nav
-            table = np.zeros((nav.height + 1, nav.width + 1), dtype=np.int64)
-            for other, (_ids, xs, ys) in sorted(world.seen_index(team).items()):
-                if world.enemies(team, other) and len(xs):
-                    np.add.at(table, (ys.astype(np.int64) + 1, xs.astype(np.int64) + 1), 1)
-            table = self._tables[team] = table.cumsum(axis=0).cumsum(axis=1)
+            wide = nav.width + 1
+            # each seen enemy counted on its tile (one bincount over every enemy team's units), then summed along
+            # both axes in place (less than half the time of ``np.add.at`` and two new sums). A unit off the map
+            # counts on the edge tile nearest it: a square that reaches it holds that tile (the squares are clipped)
+            flat = [(np.clip(ys.astype(np.int64), 0, nav.height - 1) + 1) * wide
+                    + np.clip(xs.astype(np.int64), 0, nav.width - 1) + 1
+                    for other, (_ids, xs, ys) in sorted(world.seen_index(team).items())
+                    if world.enemies(team, other) and len(xs)]
+            cells = np.concatenate(flat) if flat else np.zeros(0, dtype=np.int64)
+            table = np.bincount(cells, minlength=(nav.height + 1) * wide).reshape(nav.height + 1, wide)
+            np.cumsum(table, axis=0, out=table)
+            np.cumsum(table, axis=1, out=table)
+            self._tables[team] = table
         return table
 
     def __call__(self, eid: int, team: int) -> bool:

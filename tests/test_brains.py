@@ -193,6 +193,31 @@ def test_a_calm_npc_is_one_that_sees_no_enemy_near_was_not_hurt_and_has_perceive
         assert calm(far, 0)
 
 
+def test_the_calm_tables_count_seen_enemies_per_tile_and_off_the_map_on_the_nearest_edge(make_world, monkeypatch):
+    """A team's calm table is the summed-area table of its seen enemies' tiles (``int`` toward zero), a unit off the
+    map counted on the edge tile nearest it, so that a square that reaches it (squares are clipped to the map) holds
+    it; checked against a count tile by tile on random points, some off the map."""
+    import numpy as np
+
+    from systems.brains import Calm
+    world, _near, _far = _calm_world(make_world, 30)
+    world.run(2)
+    nav = world.nav
+    rng = np.random.default_rng(11)
+    xs = np.concatenate([rng.uniform(0, nav.width, 60), [-0.5, -3.0, nav.width + 2.0, 5.0]])
+    ys = np.concatenate([rng.uniform(0, nav.height, 60), [1.0, 2.0, 3.0, -7.0]])
+    ids = np.arange(1000, 1000 + len(xs))
+    own = world.seen_index(0)[0]
+    monkeypatch.setattr(world, "seen_index", lambda team: {0: own, 1: (ids, xs, ys)})
+    table = Calm(world)._table(0)
+    counts = np.zeros((nav.height + 1, nav.width + 1), dtype=np.int64)
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        tx, ty = min(max(int(x), 0), nav.width - 1), min(max(int(y), 0), nav.height - 1)
+        counts[ty + 1, tx + 1] += 1
+    assert table.tolist() == counts.cumsum(axis=0).cumsum(axis=1).tolist()
+    assert table[-1, -1] == len(xs) and table[:, 1][-1] >= 2          # the two left of the map, on column 0
+
+
 def test_calm_npcs_decide_once_per_calm_period_and_the_others_at_their_brains_rate(make_world):
     counts = {}
     for every in (0, 30):
