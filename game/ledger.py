@@ -37,6 +37,7 @@ reproduces the match without consulting any decider.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
 from typing import Protocol
@@ -62,6 +63,7 @@ OUTCOME = {SUBMITTED: RUNNING, ACCEPTED: RUNNING, STARTED: RUNNING, CONFIRMED: S
 
 #: how long finished actions stay readable (ticks) before they are pruned
 HISTORY_TICKS = 300
+FREE_EACH_TICK = 512       # pruned actions freed a tick, at least (``Ledger._prune``)
 
 
 @dataclass(slots=True)
@@ -140,6 +142,11 @@ class Ledger:
         #: time-outs are read off its front instead of testing every started action. Entries of actions that ended
         #: otherwise stay until their tick comes (then are dropped) or the heap is rebuilt (``_schedule``)
         self._deadlines: list[tuple[int, int]] = []
+        #: (end tick, id) of ended actions in the order they ended (so by end tick): ``_prune`` takes the stale
+        #: ones off the front instead of reading every kept action (at 10,000 units about 60,000, 17-27 ms a pass)
+        self._ended: deque[tuple[int, int]] = deque()
+        #: pruned actions not yet freed: out of ``actions`` at once, freed a share a tick (``_prune``)
+        self._forgotten: list[Action] = []
 
     # -- deciders' side --------------------------------------------------------
     def submit(self, tick: int, kind: str, actor: int, target: int = 0, params: dict | None = None,
@@ -339,6 +346,7 @@ class Ledger:
         action.state = REJECTED
         action.reason = reason
         action.end_tick = world.tick
+        self._ended.append((action.end_tick, action.id))
         self.events.append((action.id, REJECTED, reason))
 
     def _finish(self, world, action: Action, state: str, reason: str) -> None:
@@ -348,6 +356,7 @@ class Ledger:
         action.state = state
         action.reason = reason
         action.end_tick = world.tick
+        self._ended.append((action.end_tick, action.id))
         for res in action.reservations:
             self._unhold(action, res)
         self._fronts.discard(action.id)
@@ -393,12 +402,21 @@ class Ledger:
         return self._active[1]
 
     def _prune(self, tick: int) -> None:
+        """Every 64 ticks, forget the actions that ended more than ``HISTORY_TICKS`` ago: the front of ``_ended``
+        (actions end at the tick the ledger is at, so its end ticks never fall). They leave ``actions`` then; the
+        objects are freed over the next ticks, a share each tick (at 10,000 units a pass forgets 10,000-15,000
+        actions, and freeing them at once took 7-12 ms of one tick)."""
+        forgotten = self._forgotten
+        if forgotten:
+            del forgotten[-max(FREE_EACH_TICK, len(forgotten) // 16):]
         if tick % 64:
             return
         cutoff = tick - HISTORY_TICKS
-        stale = [aid for aid, a in self.actions.items() if a.done and a.end_tick < cutoff]
-        for aid in stale:
-            del self.actions[aid]
+        ended, actions = self._ended, self.actions
+        while ended and ended[0][0] < cutoff:
+            action = actions.pop(ended.popleft()[1], None)
+            if action is not None:
+                forgotten.append(action)
 
     # -- state for hashing and snapshots -----------------------------------------
     def state_rows(self) -> list:
@@ -467,6 +485,8 @@ def ledger_restore(ledger: Ledger, state) -> None:
             raise ValueError(f"action {action.id} is not below next_id {next_id}")
     ledger.next_id = next_id
     ledger.actions = actions
+    ledger._ended.clear()                      # (a restored ledger holds no ended action)
+    ledger._forgotten.clear()
     ledger.queue = queue
     for action in sorted(actions.values(), key=lambda a: a.id):
         if not action.active:

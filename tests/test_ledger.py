@@ -237,3 +237,33 @@ def test_time_outs_stay_exact_after_the_heap_is_rebuilt(content, monkeypatch):
         assert last.state == TIMED_OUT and last.end_tick == last.start_tick + 5
     finally:
         world.close()
+
+
+def test_pruning_forgets_exactly_the_actions_that_ended_more_than_the_history_ago(content):
+    """Every 64 ticks the ledger forgets the actions that ended more than ``HISTORY_TICKS`` ticks before, and only
+    those (taken off the front of the ended actions in the order they ended, not found by reading every action):
+    checked against every end the ledger reported, over a skirmish long enough to prune several times."""
+    from game.ledger import HISTORY_TICKS
+    world = World(content, "skirmish", 2)
+    try:
+        ended: dict[int, int] = {}
+        pruned_at = 0
+        for _ in range(HISTORY_TICKS + 5 * 64 + 3):
+            tick = world.tick                              # (the tick being stepped: step() counts it after)
+            world.step()
+            ledger = world.ledger
+            for aid, state, _reason in ledger.events:
+                if state in TERMINAL:
+                    ended[aid] = tick
+            if tick % 64 == 63:
+                assert not ledger._forgotten                   # what a pass forgot is freed before the next
+            if tick % 64 == 0 and tick > HISTORY_TICKS:
+                cutoff = tick - HISTORY_TICKS
+                kept = {aid for aid, a in ledger.actions.items() if a.done}
+                # (an action may end after the prune in the tick: its end is this tick, far from the cutoff)
+                assert kept == {aid for aid, end in ended.items() if end >= cutoff}
+                assert all(a.end_tick == ended[aid] for aid, a in ledger.actions.items() if a.done)
+                pruned_at += 1
+        assert pruned_at >= 5 and len(ended) > 300
+    finally:
+        world.close()
