@@ -414,8 +414,10 @@ class Ledger:
         cutoff = tick - HISTORY_TICKS
         ended, actions = self._ended, self.actions
         while ended and ended[0][0] < cutoff:
-            action = actions.pop(ended.popleft()[1], None)
-            if action is not None:
+            end, aid = ended.popleft()
+            action = actions.get(aid)
+            if action is not None and action.done and action.end_tick == end:      # (the very end it reported)
+                del actions[aid]
                 forgotten.append(action)
 
     # -- state for hashing and snapshots -----------------------------------------
@@ -466,11 +468,15 @@ def ledger_restore(ledger: Ledger, state) -> None:
         action = action_from_row(row)
         if not action.active:
             raise ValueError(f"action {action.id} is listed as active but is {action.state}")
+        if action.id in actions:
+            raise ValueError(f"action {action.id} is listed twice")
         actions[action.id] = action
     queue = []
     for req in queued:
         if isinstance(req, list) and len(req) == 2 and req[0] == "submit":
             action = action_from_row(req[1])
+            if action.id in actions:
+                raise ValueError(f"action {action.id} is listed twice")
             actions[action.id] = action
             queue.append(("submit", action.id))
         elif isinstance(req, list) and len(req) == 3 and req[0] == "cancel" and isinstance(req[1], int) \

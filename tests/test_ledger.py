@@ -267,3 +267,63 @@ def test_pruning_forgets_exactly_the_actions_that_ended_more_than_the_history_ag
         assert pruned_at >= 5 and len(ended) > 300
     finally:
         world.close()
+
+
+def test_pruning_keeps_what_the_rule_keeps_with_rejections_time_outs_and_queues():
+    """The kept actions, after every tick, are those the rule keeps (every 64 ticks, forget what ended more than
+    ``HISTORY_TICKS`` ago), worked out from every action ever submitted: rejected, timed out, cancelled,
+    superseded and finished ones alike (a stub executor, random traffic); and a snapshot that lists one action
+    twice is refused."""
+    import random
+    from types import SimpleNamespace
+
+    import pytest
+
+    from game.ledger import CANCELLED, HISTORY_TICKS, Ledger, action_to_row, ledger_restore
+
+    class Job:
+        default_timeout = 0
+
+        def check(self, world, action):
+            return "refused" if action.params.get("bad") else None
+
+        def reservations(self, world, action):
+            return []
+
+        def start(self, world, action):
+            pass
+
+        def stop(self, world, action):
+            pass
+
+    ledger = Ledger({"job": Job()})
+    rng = random.Random(5)
+    every = {}                                  # every action submitted, by id
+    kept = set()
+    seen = {state: 0 for state in TERMINAL}
+    for tick in range(1200):
+        world = SimpleNamespace(tick=tick)
+        for _ in range(rng.randrange(5)):
+            action = ledger.submit(tick, "job", rng.randrange(30), 0, {"bad": rng.random() < 0.2},
+                                   timeout=rng.choice([0, 0, rng.randrange(1, 40)]))
+            every[action.id] = action
+            kept.add(action.id)
+        active = [a for a in ledger.active_sorted()]
+        for action in rng.sample(active, min(len(active), rng.randrange(3))):
+            ledger.cancel(action.id)
+        ledger.process(world)
+        for action in [a for a in ledger.active_sorted() if a.state == STARTED]:
+            if rng.random() < 0.05:
+                ledger.finish(world, action, rng.choice([CONFIRMED, FAILED]))
+        for _aid, state, _reason in ledger.events:
+            if state in seen:
+                seen[state] += 1
+        if tick % 64 == 0:
+            kept -= {aid for aid in kept if every[aid].done and every[aid].end_tick < tick - HISTORY_TICKS}
+        assert set(ledger.actions) == kept, tick
+    assert all(n > 20 for n in seen.values()), seen          # every way of ending was pruned
+    assert seen[CANCELLED] > 20 and len(every) > 2000
+    row = action_to_row(every[max(every)])
+    row[7] = STARTED
+    with pytest.raises(ValueError, match="listed twice"):
+        ledger_restore(Ledger({"job": Job()}), [max(every) + 1, [row, list(row)], []])
