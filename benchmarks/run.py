@@ -115,9 +115,9 @@ class BenchError(ValueError):
 
 def check_request(units_list: list[int], ticks: int, warmup: int, content: Content | None = None) -> None:
     """Refuse, before anything is measured, what the army table could not measure as asked: a negative warm-up, a
-    warm-up that reaches the scenario's last tick (nothing would be left to measure), or an army larger than the
-    largest ``army_N`` scenario that its map cannot hold (that one world is made and closed to find out: smaller
-    sizes are the scenarios' own spawns scaled down, which always fit). Raises ``BenchError``."""
+    warm-up that reaches the scenario's last tick (nothing would be left to measure), or a scaled army (a size with
+    no ``army_N`` scenario of its own) that its map cannot hold: each such world is made and closed to find out
+    (at 10,000 units about a second; its first tick is not run). Raises ``BenchError``."""
     if warmup < 0:
         raise BenchError(f"--warmup {warmup}: expected 0 or more ticks")
     if ticks < 1:
@@ -126,7 +126,6 @@ def check_request(units_list: list[int], ticks: int, warmup: int, content: Conte
     if not sizes:
         return
     content = content or load_content()
-    armies = [int(sid[5:]) for sid in content.scenarios if sid.startswith("army_") and sid[5:].isdigit()]
     for n in sizes:
         try:
             scaled, sid = army_content(content, n)
@@ -136,18 +135,22 @@ def check_request(units_list: list[int], ticks: int, warmup: int, content: Conte
         if 1 + warmup >= last:
             raise BenchError(f"--warmup {warmup}: the {sid} match ends at tick {last}, so at most {last - 2} "
                              f"warm-up ticks leave one to measure")
-        if n > max(armies):
+        if n not in army_sizes(content):
             try:
-                world, _units, _setup = _open_army(scaled, sid, True, 1)
+                _place_army(scaled, sid, 1)[0].close()
             except ValueError as exc:
                 raise BenchError(f"--units {n}: {exc}") from None
-            world.close()
+
+
+def army_sizes(content: Content) -> list[int]:
+    """The sizes of the ``army_N`` scenarios, ascending."""
+    return sorted(int(sid[5:]) for sid in content.scenarios if sid.startswith("army_") and sid[5:].isdigit())
 
 
 def army_content(content: Content, total: int) -> tuple[Content, str]:
     """The ``army_<total>`` scenario, or the nearest larger army scaled down to ``total`` (the largest scaled up);
     ``ValueError`` when the scaled armies cannot all be placed (see ``measure_army``)."""
-    armies = sorted(int(sid[5:]) for sid in content.scenarios if sid.startswith("army_") and sid[5:].isdigit())
+    armies = army_sizes(content)
     if not armies:
         raise ValueError("no army_N scenario")
     if total in armies:
@@ -251,16 +254,23 @@ class _PhaseClock:
         self._saved.clear()
 
 
-def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
-    """A world of the scenario, its first tick run (the region cut); refused when not every unit was placed."""
-    t0 = time.perf_counter()
+def _place_army(content: Content, sid: str, seed: int) -> tuple[World, int]:
+    """A new world of the scenario and its units; ValueError (the world closed) when not every unit it asks for was
+    placed."""
     world = World(content, sid, seed)
-    world.batch_brains = batched
     want = sum(sp.count for team in world.scenario.teams for sp in team.spawns)
     units = sum(world.alive_per_team())
     if units != want:
         world.close()
         raise ValueError(f"scenario '{sid}' asks for {want} units but only {units} fit on its map")
+    return world, units
+
+
+def _open_army(content: Content, sid: str, batched: bool, seed: int) -> tuple:
+    """A world of the scenario, its first tick run (the region cut); refused when not every unit was placed."""
+    t0 = time.perf_counter()
+    world, units = _place_army(content, sid, seed)
+    world.batch_brains = batched
     world.run(1)
     return world, units, time.perf_counter() - t0
 

@@ -220,6 +220,7 @@ def test_the_bench_refuses_what_it_cannot_measure_in_one_line_before_measuring(c
     from game.app import cli
     content = load_content()
     run.check_request([50, 1000, 2000], 5, 100, content)                    # measurable: nothing said
+    run.check_request([1000], 5, 8998, content)                             # the longest warm-up leaves a tick
     for units, ticks, warmup, says in (([1000], 5, -1, "--warmup -1: expected 0 or more"),
                                        ([1000], 5, 8999, "ends at tick 9000, so at most 8998"),
                                        ([2000, 30_000], 5, 0, "--units 30000: .* only .* fit"),

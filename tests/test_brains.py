@@ -205,7 +205,7 @@ def test_the_calm_tables_count_seen_enemies_per_tile_and_off_the_map_on_the_near
     nav = world.nav
     rng = np.random.default_rng(11)
     xs = np.concatenate([rng.uniform(0, nav.width, 60), [-0.5, -3.0, nav.width + 2.0, 5.0]])
-    ys = np.concatenate([rng.uniform(0, nav.height, 60), [1.0, 2.0, 3.0, -7.0]])
+    ys = np.concatenate([rng.uniform(0, nav.height, 60), [1.0, 2.0, nav.height + 0.5, -7.0]])
     ids = np.arange(1000, 1000 + len(xs))
     own = world.seen_index(0)[0]
     monkeypatch.setattr(world, "seen_index", lambda team: {0: own, 1: (ids, xs, ys)})
@@ -216,6 +216,7 @@ def test_the_calm_tables_count_seen_enemies_per_tile_and_off_the_map_on_the_near
         counts[ty + 1, tx + 1] += 1
     assert table.tolist() == counts.cumsum(axis=0).cumsum(axis=1).tolist()
     assert table[-1, -1] == len(xs) and table[:, 1][-1] >= 2          # the two left of the map, on column 0
+    assert table[-1, -1] - table[-2, -1] >= 1                           # the one below it, on the last row
 
 
 def test_calm_npcs_decide_once_per_calm_period_and_the_others_at_their_brains_rate(make_world):
