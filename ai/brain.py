@@ -226,13 +226,16 @@ class Brain:
         cancelled: list[int] = []
         ctx_cancel = _Recorder(actuator, cancelled)
         ctx.actuator = ctx_cancel
-        rec = NpcDecision(time=now, mode_before=st.mode or None, held=round(now - st.since, 4) if st.mode else None)
+        # the record's fields, made into one NpcDecision at the end (``_finish``)
+        mode_before = st.mode or None
+        held = round(now - st.since, 4) if st.mode else None
+        emergency = None
         if st.pending:
-            rec.phase = "release"
+            phase = "release"
             still = [aid for aid in st.releasing if actuator.status(aid)[0] == RUNNING]
             if still:
-                rec.choice, rec.reason, rec.detail = st.pending_to or None, WAITING, f"actions {still} not yet released"
-                return self._finish(st, ctx, rec)
+                return self._finish(st, ctx, now, phase, mode_before, held, st.pending_to or None, False, WAITING,
+                                    f"actions {still} not yet released", None, [])
             target = st.pending_to or None
             if scores is None:
                 scores = self.selector.score_all(facts, st.bb)
@@ -240,7 +243,7 @@ class Brain:
             if em is not None:                   # an emergency that fires now wins the release, as it would a decision
                 target, reason = em.candidate, EMERGENCY
                 detail = f"emergency {em.id} fires as {st.dropped or 'the old mode'} is released"
-                rec.emergency = em.id
+                emergency = em.id
             elif target is not None and scores[target].eligible:
                 reason, detail = RELEASE, f"{target}'s gates still hold after the old mode was released"
             else:
@@ -252,42 +255,43 @@ class Brain:
             st.pending = False
             st.pending_to = st.dropped = ""
             st.releasing = []
-            rec.choice, rec.switch, rec.reason, rec.detail = target, True, reason, detail
-            rec.candidates = list(scores.values()) if record_scores is None else record_scores
+            choice, switch = target, True
+            candidates = list(scores.values()) if record_scores is None else record_scores
             self._enter(st, target, ctx, now)
         else:
+            phase = "decide"
             decision = self.selector.decide(facts, st.mode or None, now - st.since, st.status, st.status_reason, st.bb,
                                             scores=scores)
-            rec.choice, rec.switch, rec.reason, rec.detail = decision.choice, decision.switch, decision.reason, \
-                decision.detail
-            rec.emergency = decision.emergency
-            rec.candidates = decision.candidates if record_scores is None else record_scores
-            if decision.switch:
+            choice, switch, reason, detail = decision.choice, decision.switch, decision.reason, decision.detail
+            emergency = decision.emergency
+            candidates = decision.candidates if record_scores is None else record_scores
+            if switch:
                 old = st.mode
                 self._stop(st, ctx)
                 if cancelled:
                     st.pending = True
-                    st.pending_to = decision.choice or ""
+                    st.pending_to = choice or ""
                     st.dropped = old
                     st.releasing = list(cancelled)
-                    rec.detail += f"; stopping {old}: cancelled actions {cancelled}, waiting for their release"
-                    return self._finish(st, ctx, rec)
-                self._enter(st, decision.choice, ctx, now)
+                    detail += f"; stopping {old}: cancelled actions {cancelled}, waiting for their release"
+                    return self._finish(st, ctx, now, phase, mode_before, held, choice, switch, reason, detail,
+                                        emergency, candidates)
+                self._enter(st, choice, ctx, now)
         if st.mode or st.path:
-            status, reason = self.machine.update(st, ctx)
-            st.status, st.status_reason = status, (reason if status != RUNNING else "")
-        return self._finish(st, ctx, rec)
+            status, why = self.machine.update(st, ctx)
+            st.status, st.status_reason = status, (why if status != RUNNING else "")
+        return self._finish(st, ctx, now, phase, mode_before, held, choice, switch, reason, detail, emergency,
+                            candidates)
 
-    def _finish(self, st: BrainState, ctx: Context, rec: NpcDecision) -> NpcDecision:
-        rec.mode = st.mode or None
-        rec.state = list(st.path)
-        rec.bt = self.machine.running_path(st)
-        rec.status = st.status
-        rec.status_reason = st.status_reason
-        rec.events = [f"{who}: {what}" for who, what in ctx.events]
-        if st.plan and ctx.planner is not None:
-            rec.plan = ctx.planner.summary()
-        return rec
+    def _finish(self, st: BrainState, ctx: Context, now: float, phase: str, mode_before, held, choice, switch: bool,
+                reason: str, detail: str, emergency, candidates) -> NpcDecision:
+        """The decision's record: the selection's fields as given, then what the state now holds (made in one call,
+        not field by field: a host makes hundreds a tick)."""
+        plan = ctx.planner.summary() if st.plan and ctx.planner is not None else None
+        events = ctx.events
+        return NpcDecision(-1, 0, now, phase, mode_before, held, choice, switch, reason, detail, emergency, candidates,
+                           st.mode or None, list(st.path), self.machine.running_path(st), st.status,
+                           st.status_reason, [f"{who}: {what}" for who, what in events] if events else [], plan)
 
     def _stop(self, st: BrainState, ctx: Context) -> None:
         self.machine.exit_all(st, ctx)
