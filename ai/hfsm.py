@@ -310,15 +310,10 @@ class Machine:
         if not rt.path:
             return FAILURE, "no state is active"
         facts, bb = ctx.facts, ctx.bb
-        for sid in list(rt.path):
-            for tr in self.states[sid].transitions:
-                if not tr.on and all(c.check(facts, bb) for c in tr.when):
-                    ctx.events.append((sid, f"transition to {tr.to}"))
-                    self.enter(rt, tr.to, ctx)
-                    break
-            else:
-                continue
-            break
+        taken = self._guarded(rt, "", facts, bb)
+        if taken is not None:
+            ctx.events.append((taken[0], f"transition to {taken[1].to}"))
+            self.enter(rt, taken[1].to, ctx)
         tree = self.leaf_tree(rt)
         if tree is None:
             return RUNNING, ""
@@ -329,14 +324,28 @@ class Machine:
             return RUNNING, ""
         event = "done" if st == SUCCESS else "failed"
         reason = ctx.why()
-        for sid in list(rt.path):
-            for tr in self.states[sid].transitions:
-                if tr.on == event and all(c.check(facts, bb) for c in tr.when):
-                    ctx.events.append((sid, f"{event}: transition to {tr.to}"))
-                    self.enter(rt, tr.to, ctx)
-                    return RUNNING, ""
+        taken = self._guarded(rt, event, facts, bb)
+        if taken is not None:
+            ctx.events.append((taken[0], f"{event}: transition to {taken[1].to}"))
+            self.enter(rt, taken[1].to, ctx)
+            return RUNNING, ""
         rt.mem = tree.new_memory()               # finished: the next update starts the tree afresh
         return st, reason or ("tree succeeded" if st == SUCCESS else "tree failed")
+
+    def _guarded(self, rt: Runtime, event: str, facts: dict, bb: dict):
+        """(state, transition) of the first transition on ``event`` ('' = conditions only) whose conditions all
+        hold, over the active path outermost first and each state's transitions in order; None when none does."""
+        states = self.states
+        for sid in rt.path:
+            for tr in states[sid].transitions:
+                if tr.on != event:
+                    continue
+                for cond in tr.when:
+                    if not cond.check(facts, bb):
+                        break
+                else:
+                    return sid, tr
+        return None
 
     def running_path(self, rt: Runtime) -> list[str]:
         """Names of the RUNNING nodes of the active leaf's tree, root first (empty when nothing runs).
