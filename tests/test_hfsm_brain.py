@@ -185,3 +185,71 @@ def test_brain_state_is_plain_data():
     brain.think(st, facts(), 0.0, act)
     plain = dataclasses.asdict(st)
     assert msgpack.unpackb(msgpack.packb(plain), strict_map_key=True) == plain
+
+
+def test_guards_outermost_first_then_in_order_read_the_blackboard_and_done_guards_must_hold():
+    """Of the guards that hold, the outermost state's is taken (then the first listed of that state's); a guard
+    reads the blackboard where the facts lack the key; a 'done' transition whose condition fails is not taken, and
+    the tree's end is the result."""
+    def leaf_tree():
+        return Tree(ActionLeaf("noop", 0))
+
+    def machine():
+        return Machine([
+            State("top", initial="mid", transitions=(Transition("other", (Condition("go_top"),)),)),
+            State("mid", parent="top", initial="leaf",
+                  transitions=(Transition("x1", (Condition("go_mid"),)), Transition("x2", (Condition("go_mid"),)))),
+            State("leaf", parent="mid", tree=leaf_tree(),
+                  transitions=(Transition("x3", (Condition("go_leaf"),)),
+                               Transition("after", (Condition("allow"),), on="done"))),
+            *(State(sid, tree=leaf_tree()) for sid in ("other", "x1", "x2", "x3", "after")),
+        ])
+    cases = (({"go_top": True, "go_mid": True, "go_leaf": True}, {}, ["other"]),
+             ({"go_mid": True, "go_leaf": True}, {}, ["x1"]),
+             ({}, {"go_leaf": True}, ["x3"]),
+             ({"go_leaf": False}, {"go_leaf": True}, ["top", "mid", "leaf"]))     # a fact wins over the blackboard
+    for known, bb, path in cases:
+        m, rt, act = machine(), Runtime(), FakeActuator()
+        ctx = ctx_for(rt, known, act, bb)
+        m.enter(rt, "top", ctx)
+        assert m.update(rt, ctx) == (RUNNING, "") and rt.path == path, (known, bb)
+    from ai.status import SUCCESS
+    for allow, result, path in ((False, (SUCCESS, "tree succeeded"), ["top", "mid", "leaf"]),
+                                (True, (RUNNING, ""), ["after"])):
+        m, rt, act = machine(), Runtime(), FakeActuator()
+        ctx = ctx_for(rt, {"allow": allow}, act)
+        m.enter(rt, "top", ctx)
+        m.update(rt, ctx)
+        act.finish(1)
+        assert m.update(rt, ctx) == result and rt.path == path, allow
+
+
+def test_the_records_of_a_waiting_switch_and_of_an_emergency_at_its_release_in_full():
+    """Every field of the record while a switch waits for its actions, and of the release that an emergency wins."""
+    from dataclasses import fields
+
+    from ai.records import NpcDecision
+    assert [f.name for f in fields(NpcDecision)] == [                 # (Brain._finish makes it positionally)
+        "tick", "entity", "time", "phase", "mode_before", "held", "choice", "switch", "reason", "detail",
+        "emergency", "candidates", "mode", "state", "bt", "status", "status_reason", "events", "plan"]
+    brain = guard_brain()
+    st = brain.new_state()
+    act = FakeActuator()
+    brain.think(st, facts(), 10.0, act)
+    brain.think(st, facts(enemy_alive=False), 10.05, act)            # engage -> search, waits for attack #1
+    rec = brain.think(st, facts(enemy_alive=False), 10.1, act)
+    assert rec.to_wire() == {
+        "kind": "npc", "tick": -1, "entity": 0, "time": 10.1, "phase": "release", "mode_before": None, "held": None,
+        "choice": "search", "switch": False, "reason": WAITING, "detail": "actions [1] not yet released",
+        "emergency": None, "candidates": [], "mode": None, "state": [], "bt": [], "status": RUNNING,
+        "status_reason": "", "events": [], "plan": None}
+    act.process()
+    rec = brain.think(st, facts(enemy_alive=False, hp_frac=0.1), 10.15, act)
+    wire = rec.to_wire()
+    assert [c["id"] for c in wire.pop("candidates")] == ["engage", "retreat", "search"]
+    assert wire == {
+        "kind": "npc", "tick": -1, "entity": 0, "time": 10.15, "phase": "release", "mode_before": None,
+        "held": None, "choice": "retreat", "switch": True, "reason": EMERGENCY,
+        "detail": "emergency dying fires as engage is released", "emergency": "dying", "mode": "retreat",
+        "state": ["retreat"], "bt": ["enter_cover"], "status": RUNNING, "status_reason": "",
+        "events": ["enter_cover: submitted enter_cover #2"], "plan": None}
