@@ -126,6 +126,7 @@ def check_request(units_list: list[int], ticks: int, warmup: int, content: Conte
     if not sizes:
         return
     content = content or load_content()
+    own = army_sizes(content)
     for n in sizes:
         try:
             scaled, sid = army_content(content, n)
@@ -135,7 +136,7 @@ def check_request(units_list: list[int], ticks: int, warmup: int, content: Conte
         if 1 + warmup >= last:
             raise BenchError(f"--warmup {warmup}: the {sid} match ends at tick {last}, so at most {last - 2} "
                              f"warm-up ticks leave one to measure")
-        if n not in army_sizes(content):
+        if n not in own:
             try:
                 _place_army(scaled, sid, 1)[0].close()
             except ValueError as exc:

@@ -373,6 +373,20 @@ def survivors(ids: np.ndarray, dead: list) -> np.ndarray:
     return keep
 
 
+def keep_in_place(keep: np.ndarray, *lists: list) -> None:
+    """Take out of each of ``lists`` (parallel to the mask ``keep``) the items where ``keep`` is False, in place:
+    a few deletions move pointers only, where a copy of a list of thousands touches every object it holds (their
+    reference counts), memory traffic that at 10,000 units costs more than the rest of the work.
+
+    >>> names, ages = ["a", "b", "c"], [1, 2, 3]
+    >>> keep_in_place(np.array([True, False, True]), names, ages); names, ages
+    (['a', 'c'], [1, 3])
+    """
+    for i in reversed(np.flatnonzero(~keep).tolist()):
+        for items in lists:
+            del items[i]
+
+
 def changed_at(component_type) -> int | None:
     """A stamp of the last time a component of ``component_type`` came, went or was replaced in the current esper
     world (an entity created with one counts; an entity deleted does not), or of the making of this world's kept
