@@ -82,57 +82,31 @@ class Calm:
     Calm: it sees no enemy (``Perception.sightings``: no enemy its team sees stands within its sight range with a
     clear line, so its facts would say ``enemy_visible`` false); it has decided before and was not hurt since (its
     memory's last hit points); and it has perceived its squad's order (its memory's ``order_seen`` is the order's
-    ``since``: a new order keeps it from calm until it has decided once). Each team's seen enemies are
-    first counted once per tick into a summed-area table of the map's tiles: an NPC with none on the square of
-    half side its sight range round it (which holds its sight circle) sees none, in four lookups; only the others
-    are asked for their sightings, all together.
+    ``since``: a new order keeps it from calm until it has decided once). The NPCs that pass the first two are
+    asked for their sightings all together (``Perception.sightings``, whose cells of each team's seen enemies are
+    made once a tick and shared with the decisions: an NPC with no enemy in the cells round it costs a lookup).
     """
 
     def __init__(self, world):
         self.world = world
-        self._tick = -1
-        self._tables: dict[int, np.ndarray] = {}
-
-    def _table(self, team: int) -> np.ndarray:
-        world = self.world
-        if self._tick != world.tick:
-            self._tables = {}
-            self._tick = world.tick
-        table = self._tables.get(team)
-        if table is None:
-            nav = world.nav
-            wide = nav.width + 1
-            # each seen enemy counted on its tile (one bincount over every enemy team's units), then summed along
-            # both axes in place (less than half the time of ``np.add.at`` and two new sums). A unit off the map
-            # counts on the edge tile nearest it: a square that reaches it holds that tile (the squares are clipped)
-            flat = [(np.clip(ys.astype(np.int64), 0, nav.height - 1) + 1) * wide
-                    + np.clip(xs.astype(np.int64), 0, nav.width - 1) + 1
-                    for other, (_ids, xs, ys) in sorted(world.seen_index(team).items())
-                    if world.enemies(team, other) and len(xs)]
-            cells = np.concatenate(flat) if flat else np.zeros(0, dtype=np.int64)
-            table = np.bincount(cells, minlength=(nav.height + 1) * wide).reshape(nav.height + 1, wide)
-            np.cumsum(table, axis=0, out=table)
-            np.cumsum(table, axis=1, out=table)
-            self._tables[team] = table
-        return table
 
     def __call__(self, eid: int, team: int) -> bool:
         """Whether the NPC ``eid`` of ``team`` is calm."""
         return self.many([eid], [team])[0]
 
     def many(self, eids: list, teams: list, seen: dict | None = None) -> list[bool]:
-        """``calm(eid, team)`` of each NPC of ``eids`` (ascending ids) at once: the per-NPC tests, then
-        the square round each NPC read from its team's table for all of them together, then the sightings of
-        those with an enemy on their square. ``seen``, when given, gets those sightings by entity (the same this
-        tick as ``facts_batch`` would find: it may take them)."""
+        """``calm(eid, team)`` of each NPC of ``eids`` (ascending ids) at once: the per-NPC tests, then the
+        sightings of those that pass them, all together. ``seen``, when given, gets those sightings by entity (the
+        same this tick as ``facts_batch`` would find: it may take them)."""
         world = self.world
         orders = world.perception.orders()
         sight = world.perception.sight
-        n = len(eids)
-        ok = [False] * n
-        xl = [0.0] * n                            # (lists filled here, made arrays once: not an array write per item)
-        yl = [0.0] * n
-        rl = [0.0] * n
+        out = [False] * len(eids)
+        look: list[int] = []                      # those that pass the per-NPC tests (ascending ids, as eids are)
+        xl: list[float] = []                      # (lists filled here, made arrays once: not an array write per item)
+        yl: list[float] = []
+        tl: list[int] = []
+        rl: list[float] = []
         table = esper_rows.table()
         for k, (eid, team) in enumerate(zip(eids, teams)):
             comps = table[eid]
@@ -145,37 +119,15 @@ class Calm:
                 if order is not None and order.since > mem.order_seen:
                     continue                      # a squad order it has not perceived yet
             pos = comps[Position]
-            xl[k] = pos.x
-            yl[k] = pos.y
-            rl[k] = sight.get(comps[UnitKind].kind, DEFAULT_SIGHT)
-            ok[k] = True
-        xs = np.array(xl, dtype=np.float64)
-        ys = np.array(yl, dtype=np.float64)
-        rs = np.array(rl, dtype=np.float64)
-        nav = world.nav
-        # the tiles of the square round each NPC, clipped to the map (int() of each coordinate: toward zero)
-        x0 = np.maximum(0, (xs - rs).astype(np.int64))
-        x1 = np.minimum(nav.width - 1, (xs + rs).astype(np.int64))
-        y0 = np.maximum(0, (ys - rs).astype(np.int64))
-        y1 = np.minimum(nav.height - 1, (ys + rs).astype(np.int64))
-        out = [False] * n
-        look: list[int] = []                      # an enemy on the square: does it see one?
-        team_of = np.array(teams, dtype=np.int64)
-        asked = np.array(ok, dtype=bool)
-        for team in sorted(set(t for t, good in zip(teams, ok) if good)):
-            rows = np.flatnonzero(asked & (team_of == team))
-            t = self._table(team)
-            a, b, c, d = x0[rows], x1[rows], y0[rows], y1[rows]
-            empty = (t[d + 1, b + 1] - t[c, b + 1] - t[d + 1, a] + t[c, a]) == 0
-            for k, e in zip(rows.tolist(), empty.tolist()):
-                if e:
-                    out[k] = True
-                else:
-                    look.append(k)
+            look.append(k)
+            xl.append(pos.x)
+            yl.append(pos.y)
+            tl.append(team)
+            rl.append(sight.get(comps[UnitKind].kind, DEFAULT_SIGHT))
         if look:
-            look.sort()                           # (ascending ids, as eids are)
-            at = np.asarray(look, dtype=np.int64)
-            for k, visible in zip(look, world.perception.sightings(xs[at], ys[at], team_of[at], rs[at])):
+            found = world.perception.sightings(np.array(xl, dtype=np.float64), np.array(yl, dtype=np.float64),
+                                               np.array(tl, dtype=np.int64), np.array(rl, dtype=np.float64))
+            for k, visible in zip(look, found):
                 out[k] = not visible
                 if seen is not None:
                     seen[eids[k]] = visible
