@@ -267,21 +267,23 @@ class BrainSystem(Decider):
         due = (ranks.slots + tick) % ranks.periods == 0
         urgent = ranks.urgent               # (read here, updated below for those that decide)
         picked = np.flatnonzero(due | urgent)
-        chosen = picked.tolist()
-        calm_now: set = set()
         decided: list = []                  # the ranks of those that decide (their urgency is read again after)
         seen: dict = {}                     # the sightings the calm test found (facts_batch takes them)
         if calm is not None:
             # a calm NPC (the scenario's level of detail) lets its slot pass unless its calm slot comes round
             windows = calm_every * np.asarray(slow, dtype=np.int64)[ranks.teams[picked]]
-            ask = ~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0)
+            ask = np.flatnonzero(~urgent[picked] & ((ranks.slots[picked] + tick) % windows != 0))
             asks = picked[ask]
             found = calm.many(ranks.ids[asks].tolist(), ranks.teams[asks].tolist(), seen)
-            calm_now = {k for k, c in zip(asks.tolist(), found) if c}
-        for k in chosen:
-            eid, brain, team = ranks.rows[k]
+            if ask.size:                    # the calm ones are passed over here, not in the loop below
+                keep = np.ones(len(picked), dtype=bool)
+                keep[ask[np.fromiter(found, bool, len(found))]] = False
+                picked = picked[keep]
+        rows = ranks.rows
+        for k in picked.tolist():
+            eid, brain, team = rows[k]
             bdef = brains.get(brain.brain)
-            if bdef is None or k in calm_now:
+            if bdef is None:
                 continue
             brain.wake = False
             decided.append(k)
