@@ -23,6 +23,7 @@ import dataclasses
 import gc
 import importlib
 import json
+import re
 import sys
 import time
 
@@ -452,25 +453,61 @@ def print_armies(rows: list[dict]) -> None:
               f"{p['tps']:>16.2f} {p['p99_ms']:>8.1f} {r['speedup']:>7.2f}x {'same' if r['same_hash'] else 'DIFF':>5} "
               f"{f['tps']:>14.1f} {target:>10}")
     for r in rows:
-        b = r["batched"]
-        parts = ", ".join(f"{k.removesuffix('System')} {v:.1f}" for k, v in list(b["systems_ms"].items())[:6])
-        print(f"  {r['units']} units, ms per tick (batched): {parts}; the garbage collector {b['collector_ms']:.2f} "
-              f"(inside those); first tick with the region cut "
-              f"{b['setup_s']:.1f} s; measured after {r['warmup']} more ticks")
-        ph = b.get("brains_ms") or {}
-        if ph:
-            named = sum(v for k, v in ph.items() if k != "cover")
-            rest = b["systems_ms"].get("BrainSystem", 0.0) - named
-            print(f"    the brains' {b['systems_ms'].get('BrainSystem', 0.0):.1f}: perception {ph.get('perception', 0):.1f} "
-                  f"(its cover search {ph.get('cover', 0):.1f}), scoring {ph.get('scoring', 0):.1f}, deciding (selector, "
-                  f"HFSM, tree) {ph.get('deciding', 0):.1f}, calm test {ph.get('calm test', 0):.1f}, records "
-                  f"{ph.get('records', 0):.1f}, choosing who decides and the rest {rest:.1f}")
-            per = b.get("decisions_per_tick") or 0
-            if per:
-                brains = b["systems_ms"].get("BrainSystem", 0.0)
-                print(f"    {per:.0f} NPC decisions a tick: {1000 * brains / per:.1f} us of the brains per decision "
-                      f"(perception {1000 * ph.get('perception', 0) / per:.1f}, deciding "
-                      f"{1000 * ph.get('deciding', 0) / per:.1f})")
+        print(f"  {r['units']} units: first tick with the region cut {r['batched']['setup_s']:.1f} s; measured after "
+              f"{r['warmup']} more ticks; {r['batched']['decisions_per_tick']:.0f} NPC decisions a tick")
+    print_breakdown(rows)
+
+
+#: the brains' phases in ``breakdown``, as ``_PhaseClock`` names them, with their labels
+BRAIN_PHASES = (("perception", "perception (facts of those deciding)"), ("cover", "of it the cover search"),
+                ("calm test", "the calm test"), ("deciding", "deciding (selector, HFSM, tree)"),
+                ("scoring", "scoring"), ("records", "records"))
+
+
+def breakdown(rows: list[dict]) -> list[tuple[str, list[float]]]:
+    """Where each millisecond of the batched world's mean tick goes, one column per army size (``run_armies``'
+    rows): the tick, the brains and their phases (their rest: choosing who decides, the actuators), every other
+    system (largest first at the largest size), the time between the systems, and the collector (whose passes
+    lie inside the systems that ran them); then decisions a tick and the brains' microseconds per decision.
+
+    >>> r = {"batched": {"mean_ms": 5.0, "systems_ms": {"BrainSystem": 3.0, "LedgerSystem": 1.5},
+    ...      "brains_ms": {"perception": 1.0, "cover": 0.25, "deciding": 1.5}, "collector_ms": 0.0,
+    ...      "decisions_per_tick": 50}}
+    >>> [(label, v[0]) for label, v in breakdown([r])][:4]
+    [('the whole tick (mean)', 5.0), ('brains', 3.0), ('  perception (facts of those deciding)', 1.0), ('    of it the cover search', 0.25)]
+    >>> [(label, v[0]) for label, v in breakdown([r])][-5:]
+    [('ledger', 1.5), ('between the systems', 0.5), ('the collector (inside the systems)', 0.0), ('decisions a tick', 50), ('brains per decision (us)', 60.0)]
+    """
+    batched = [r["batched"] for r in rows]
+    out: list[tuple[str, list[float]]] = [("the whole tick (mean)", [b["mean_ms"] for b in batched]),
+                                          ("brains", [b["systems_ms"].get("BrainSystem", 0.0) for b in batched])]
+    for key, label in BRAIN_PHASES:
+        if any(key in b["brains_ms"] for b in batched):
+            out.append(("    " + label if key == "cover" else "  " + label,
+                        [b["brains_ms"].get(key, 0.0) for b in batched]))
+    out.append(("  choosing who decides, actuators, the rest",
+                [round(b["systems_ms"].get("BrainSystem", 0.0)
+                       - sum(v for k, v in b["brains_ms"].items() if k != "cover"), 2) for b in batched]))
+    others = sorted({k for b in batched for k in b["systems_ms"] if k != "BrainSystem"},
+                    key=lambda k: (-batched[-1]["systems_ms"].get(k, 0.0), k))
+    for name in others:
+        label = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.removesuffix("System")).lower()     # BrainInbox: brain inbox
+        out.append((label, [b["systems_ms"].get(name, 0.0) for b in batched]))
+    out.append(("between the systems", [round(b["mean_ms"] - sum(b["systems_ms"].values()), 2) for b in batched]))
+    out.append(("the collector (inside the systems)", [b["collector_ms"] for b in batched]))
+    out.append(("decisions a tick", [b["decisions_per_tick"] for b in batched]))
+    out.append(("brains per decision (us)", [round(1000 * b["systems_ms"].get("BrainSystem", 0.0) / b["decisions_per_tick"], 1)
+                                             if b["decisions_per_tick"] else 0.0 for b in batched]))
+    return out
+
+
+def print_breakdown(rows: list[dict]) -> None:
+    table = breakdown(rows)
+    width = max(len(label) for label, _v in table)
+    print("  where the batched world's milliseconds go, per tick:")
+    print(f"    {'':<{width}} " + " ".join(f"{r['units']:>9,}" for r in rows))
+    for label, values in table:
+        print(f"    {label:<{width}} " + " ".join(f"{v:>9.2f}" for v in values))
 
 
 def run(units_list: list[int], ticks: int) -> list[dict]:

@@ -112,6 +112,18 @@ def test_the_lockstep_army_measure_keeps_both_paths_in_step():
     assert a["brains_ms"].get("calm test", 0) > 0            # the army scenarios let calm NPCs think less often
     assert "perception" not in b["brains_ms"] and b["brains_ms"]["deciding"] > 0
     assert sum(v for k, v in a["brains_ms"].items() if k != "cover") <= a["systems_ms"]["BrainSystem"] + 0.01
+    # where each millisecond goes: the brains' phases and their rest make the brains, the systems and the time
+    # between them the tick, every system once
+    table = run.breakdown([{"units": 40, "batched": a}])
+    rows = dict((label.strip(), v[0]) for label, v in table)
+    phases = [v[0] for label, v in table if label.startswith("  ") and not label.startswith("    ")]
+    assert abs(sum(phases) - rows["brains"]) < 0.02
+    systems = [rows[k.removesuffix("System").lower()] for k in a["systems_ms"] if k not in ("BrainSystem", "BrainInboxSystem",
+                                                                                             "ScriptedAISystem")]
+    assert len(systems) == len(a["systems_ms"]) - 3 and rows["brain inbox"] == a["systems_ms"]["BrainInboxSystem"]
+    assert abs(rows["brains"] + sum(systems) + rows["brain inbox"] + rows["scripted ai"] + rows["between the systems"]
+               - rows["the whole tick (mean)"]) < 0.02
+    assert rows["decisions a tick"] == a["decisions_per_tick"] > 0
 
 
 def test_the_lockstep_takes_turns_in_chunks_and_ends_both_worlds_on_the_same_tick(monkeypatch):
@@ -241,3 +253,11 @@ def test_the_bench_refuses_what_it_cannot_measure_in_one_line_before_measuring(c
         run.measure_lockstep(short, sid, 3, warmup=10)
     with pytest.raises(run.BenchError, match="ended at tick 4"):
         run.measure_army(short, sid, 3, batched=True, warmup=10)
+
+
+def test_the_benchmark_runners_docstring_examples_hold():
+    import doctest
+
+    from benchmarks import run
+    result = doctest.testmod(run, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 3 and result.failed == 0
