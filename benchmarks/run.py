@@ -466,9 +466,11 @@ BRAIN_PHASES = (("perception", "perception (facts of those deciding)"), ("cover"
 
 def breakdown(rows: list[dict]) -> list[tuple[str, list[float]]]:
     """Where each millisecond of the batched world's mean tick goes, one column per army size (``run_armies``'
-    rows): the tick, the brains and their phases (their rest: choosing who decides, the actuators), every other
-    system (largest first at the largest size), the time between the systems, and the collector (whose passes
-    lie inside the systems that ran them); then decisions a tick and the brains' microseconds per decision.
+    rows): the tick, the brains and their phases (``_PhaseClock``'s: the actuators' submits and status reads are
+    inside deciding, and records count every record kept, the commanders' and reflexes' too; the brains' rest is
+    choosing who decides and making each decision's actuator), every other system (largest first in the largest
+    army's column), the time between the systems, and the collector (whose passes lie inside the systems that ran
+    them); then decisions a tick and the brains' microseconds per decision.
 
     >>> r = {"batched": {"mean_ms": 5.0, "systems_ms": {"BrainSystem": 3.0, "LedgerSystem": 1.5},
     ...      "brains_ms": {"perception": 1.0, "cover": 0.25, "deciding": 1.5}, "collector_ms": 0.0,
@@ -485,11 +487,12 @@ def breakdown(rows: list[dict]) -> list[tuple[str, list[float]]]:
         if any(key in b["brains_ms"] for b in batched):
             out.append(("    " + label if key == "cover" else "  " + label,
                         [b["brains_ms"].get(key, 0.0) for b in batched]))
-    out.append(("  choosing who decides, actuators, the rest",
+    out.append(("  choosing who decides, the rest",
                 [round(b["systems_ms"].get("BrainSystem", 0.0)
                        - sum(v for k, v in b["brains_ms"].items() if k != "cover"), 2) for b in batched]))
+    largest = max(range(len(rows)), key=lambda i: rows[i].get("units", 0))
     others = sorted({k for b in batched for k in b["systems_ms"] if k != "BrainSystem"},
-                    key=lambda k: (-batched[-1]["systems_ms"].get(k, 0.0), k))
+                    key=lambda k: (-batched[largest]["systems_ms"].get(k, 0.0), k))
     for name in others:
         label = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.removesuffix("System")).lower()     # BrainInbox: brain inbox
         out.append((label, [b["systems_ms"].get(name, 0.0) for b in batched]))
@@ -507,7 +510,8 @@ def print_breakdown(rows: list[dict]) -> None:
     print("  where the batched world's milliseconds go, per tick:")
     print(f"    {'':<{width}} " + " ".join(f"{r['units']:>9,}" for r in rows))
     for label, values in table:
-        print(f"    {label:<{width}} " + " ".join(f"{v:>9.2f}" for v in values))
+        print(f"    {label:<{width}} " + " ".join(f"{v:>9.1f}" if label == "decisions a tick" else f"{v:>9.2f}"
+                                                   for v in values))
 
 
 def run(units_list: list[int], ticks: int) -> list[dict]:

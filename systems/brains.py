@@ -82,9 +82,10 @@ class Calm:
     Calm: it sees no enemy (``Perception.sightings``: no enemy its team sees stands within its sight range with a
     clear line, so its facts would say ``enemy_visible`` false); it has decided before and was not hurt since (its
     memory's last hit points); and it has perceived its squad's order (its memory's ``order_seen`` is the order's
-    ``since``: a new order keeps it from calm until it has decided once). The NPCs that pass the first two are
-    asked for their sightings all together (``Perception.sightings``, whose cells of each team's seen enemies are
-    made once a tick and shared with the decisions: an NPC with no enemy in the cells round it costs a lookup).
+    ``since``: a new order keeps it from calm until it has decided once). The NPCs that pass the per-NPC tests (not
+    hurt, the order perceived) are asked for their sightings all together (``Perception.sightings``, whose cells of
+    each team's seen enemies are made once a tick for each cell size asked: an NPC with no enemy in the cells round
+    it costs a lookup), and those that then decide reuse them.
     """
 
     def __init__(self, world):

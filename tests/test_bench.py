@@ -261,3 +261,38 @@ def test_the_benchmark_runners_docstring_examples_hold():
     from benchmarks import run
     result = doctest.testmod(run, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_the_breakdown_puts_each_figure_in_its_row_and_column():
+    """``breakdown`` on made-up runs of three sizes given out of order: each label once, each value from its own
+    phase, system and size, the other systems largest first in the largest army's column, the collector's row as
+    measured, decisions and the brains' microseconds per decision."""
+    from benchmarks import run
+
+    def row(units, scale):
+        return {"units": units, "batched": {
+            "mean_ms": 10.0 * scale, "collector_ms": 0.3 * scale, "decisions_per_tick": 20 * scale,
+            "systems_ms": {"BrainSystem": 6.0 * scale, "LedgerSystem": 1.0 * scale, "MovementSystem": 2.0 * scale,
+                           "BrainInboxSystem": 0.5 * scale},
+            "brains_ms": {"perception": 1.5 * scale, "cover": 0.5 * scale, "deciding": 2.0 * scale,
+                          "scoring": 1.0 * scale, "records": 0.25 * scale, "calm test": 0.75 * scale}}}
+    rows = [row(2000, 2), row(1000, 1), row(10000, 10)]
+    table = run.breakdown(rows)
+    labels = [label for label, _v in table]
+    assert len(labels) == len(set(labels)) == 16
+    got = {label.strip(): values for label, values in table}
+    assert got["the whole tick (mean)"] == [20.0, 10.0, 100.0] and got["brains"] == [12.0, 6.0, 60.0]
+    assert got["perception (facts of those deciding)"] == [3.0, 1.5, 15.0]
+    assert got["of it the cover search"] == [1.0, 0.5, 5.0]
+    assert got["deciding (selector, HFSM, tree)"] == [4.0, 2.0, 20.0] and got["scoring"] == [2.0, 1.0, 10.0]
+    assert got["records"] == [0.5, 0.25, 2.5] and got["the calm test"] == [1.5, 0.75, 7.5]
+    assert got["choosing who decides, the rest"] == [1.0, 0.5, 5.0]         # 6 less 1.5, 2, 1, 0.25, 0.75
+    assert labels.index("movement") < labels.index("ledger") < labels.index("brain inbox")
+    assert got["movement"] == [4.0, 2.0, 20.0] and got["brain inbox"] == [1.0, 0.5, 5.0]
+    assert got["between the systems"] == [1.0, 0.5, 5.0]                   # 10 less 6, 1, 2, 0.5
+    assert got["the collector (inside the systems)"] == [0.6, 0.3, 3.0]
+    assert got["decisions a tick"] == [40, 20, 200] and got["brains per decision (us)"] == [300.0, 300.0, 300.0]
+    # the other systems ordered by the largest army's column, wherever it stands in the rows
+    rows[2]["batched"]["systems_ms"]["LedgerSystem"] = 30.0
+    labels = [label for label, _v in run.breakdown(rows)]
+    assert labels.index("ledger") < labels.index("movement")

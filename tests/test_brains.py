@@ -291,7 +291,7 @@ def test_the_calm_test_of_many_npcs_at_once_follows_the_definition(content):
         red = [e for e, t in rows if t == 1]
         sight = world.perception.sight
         reach = max(sight.values())
-        apart: list = []                       # blue NPCs far from each other, so each square holds one enemy
+        apart: list = []                       # blue NPCs far from each other, so each has one enemy near
         for eid in blue:
             p = esper.component_for_entity(eid, Position)
             if all(max(abs(p.x - q.x), abs(p.y - q.y)) > 2 * reach + 4 for _e, q in apart):

@@ -41,3 +41,22 @@ def test_pinned_sync_hash(content, scenario, seed):
         assert (world.tick, sync_hash(world)) == PINNED[(scenario, seed)]
     finally:
         world.close()
+
+
+#: an army with brains, UCT commanders and calm NPCs (the scenario's ``calm_think_every``; none of the matches
+#: above sets it): ``army_2000`` scaled to 400 units as ``rts bench --units 400`` runs it, 600 ticks, in contact by
+#: then. Pinned at stop 48, where the calm test's summed-area tables went: the same hash before and after
+ARMY_PINNED = (400, 600, "fcdb11bba7b9052954ac50b4a1e082c6")
+
+
+def test_pinned_army_sync_hash(content):
+    from benchmarks.run import army_content
+    units, ticks, want = ARMY_PINNED
+    scaled, sid = army_content(content, units)
+    assert scaled.scenarios[sid].calm_think_every > 0
+    world = World(scaled, sid, 1)
+    try:
+        world.run(ticks)
+        assert (world.tick, sync_hash(world)) == (ticks, want)
+    finally:
+        world.close()
