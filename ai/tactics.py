@@ -589,11 +589,15 @@ class Batch:
 
 
 def _masks(order: list, g: int, starts) -> np.ndarray:
-    """(len(starts), G) masks: for each start, the groups ``order[start:]`` (the rest of its round)."""
-    out = np.zeros((len(starts), g), dtype=bool)
-    for i, start in enumerate(starts):
-        out[i, order[start:]] = True
-    return out
+    """(len(starts), G) masks: for each start (0 to ``len(order)``), the groups ``order[start:]`` (the rest of its
+    round), as one comparison of each group's place in ``order`` with the starts.
+
+    >>> _masks([2, 0], 3, [0, 1, 2]).tolist()
+    [[True, False, True], [True, False, False], [False, False, False]]
+    """
+    place = np.full(g, -1, dtype=np.int64)                  # (a group not in the order: never in a mask)
+    place[order] = np.arange(len(order))
+    return place[None, :] >= np.asarray(starts, dtype=np.int64).reshape(-1, 1)
 
 
 def playout_many(model: Model, specs, states: list, team: int, order: list, starts: list, rounds: list,

@@ -17,6 +17,7 @@ re-applies them and never searches.
 """
 from __future__ import annotations
 
+import functools
 import time
 from operator import attrgetter, itemgetter
 
@@ -276,14 +277,22 @@ def second_half(world, team: int, regs: region_cut.Regions | None = None) -> boo
     return y2 > height or (y2 == height and x2 >= width)
 
 
+@functools.lru_cache(maxsize=32)
+def _model(adjacency: tuple, step_seconds: float, evaluation: str, rank: tuple) -> tactics.Model:
+    """The tactical model of a region graph for a profile's step and evaluation and a team's tie order, made once
+    and shared by every decision that asks for the same (a model is frozen and its tables only read; making one
+    runs a search from every region, about half a millisecond of a 13 ms decision at 20 squads and 40 regions)."""
+    return tactics.Model(adjacency, step_seconds, 3, evaluation, rank)
+
+
 def decide(world, team: int, profile, columns: SquadColumns | None = None) -> CommanderDecision:
     """One decision for ``team``: search, submit changed orders, record it. Returns the record. ``columns``: the
     units as ``SquadColumns`` read this tick, shared by the teams deciding on it (read here when not given)."""
     regs = map_regions(world, profile.regions)
     viewer = None if team in world.sees_all else team
     adjacency, specs, state, keys = abstract(world, regs, viewer=viewer, columns=columns)
-    model = tactics.Model(tuple(tuple(a) for a in adjacency), profile.step_seconds, 3, profile.evaluation,
-                          regs.tie_rank(second_half(world, team, regs)))
+    model = _model(tuple(tuple(a) for a in adjacency), profile.step_seconds, profile.evaluation,
+                   regs.tie_rank(second_half(world, team, regs)))
     # keyed on the team's luck key (its home quarter), not its index: listing the teams in another order changes
     # nothing (World.luck_keys; issue 17, fair mirrors)
     rng = np.random.default_rng([world.seed, world.luck_keys[team], world.tick])

@@ -246,3 +246,17 @@ def test_abstract_matches_a_unit_by_unit_reference(content, sid):
         assert checked > 20
     finally:
         world.close()
+
+
+def test_a_commanders_model_is_made_once_per_graph_profile_and_tie_order(content):
+    """The tactical model is shared by the decisions that ask for the same region graph, step, evaluation and tie
+    order (it is frozen and its tables only read), and equals one made afresh; another tie order is another."""
+    from ai import tactics
+    from systems import commander
+    adjacency = ((1,), (0, 2), (1,))
+    a = commander._model(adjacency, 10.0, "strength", (0, 1, 2))
+    assert commander._model(adjacency, 10.0, "strength", (0, 1, 2)) is a
+    fresh = tactics.Model(adjacency, 10.0, 3, "strength", (0, 1, 2))
+    assert a == fresh and a.hops.tolist() == fresh.hops.tolist() and a.nexthop.tolist() == fresh.nexthop.tolist()
+    other = commander._model(adjacency, 10.0, "strength", (2, 1, 0))
+    assert other is not a and other.tie == (2, 1, 0)

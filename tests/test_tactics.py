@@ -403,3 +403,23 @@ def test_uct_shuffles_a_nodes_options_as_a_permutation_of_their_indexes_would():
             shuffled = list(acts)
             b.shuffle(shuffled)
             assert shuffled == by_index and a.random() == b.random()
+
+
+def test_the_playout_masks_hold_the_rest_of_each_round():
+    """``_masks`` (one comparison of each group's place in the order with the starts) against its definition:
+    row i holds exactly the groups ``order[starts[i]:]``, on random orders that leave groups out."""
+    import random
+
+    import numpy as np
+
+    from ai.tactics import _masks
+    rng = random.Random(5)
+    for _ in range(2000):
+        g = rng.randint(1, 24)
+        order = rng.sample(range(g), rng.randint(0, g))
+        starts = [rng.randint(0, len(order)) for _ in range(rng.randint(0, 9))]
+        want = np.zeros((len(starts), g), dtype=bool)
+        for i, start in enumerate(starts):
+            want[i, order[start:]] = True
+        got = _masks(order, g, starts)
+        assert got.dtype == bool and got.shape == want.shape and (got == want).all()
