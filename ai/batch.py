@@ -20,6 +20,10 @@ the scalar one (docs/rules/utility.md, "Score"), applied column-wise:
    non-finite input, normalised value, curve value or sum of inputs and curve values (those the scalar's own fast
    loop hands to its other way, ``_score_checked``, which normalises by a division), a bad range or weight.
 
+With the optional ``fast`` extra (Numba) steps 2 and 3 run as one compiled loop over a (facts, NPCs) matrix
+(``ai.batch_jit``; ``matrix`` reads it): the same operations in the same order, so the same bits, and the cells it
+cannot decide marked for the scalar scorer as above.
+
 Hysteresis, emergencies and the release rule stay per NPC (``ModeSelector.decide`` and ``Brain.think`` with
 ``scores=``):
 ``BatchScorer.scores_for`` turns one NPC's row into the ``CandidateScore`` dict ``decide`` reads; rows
@@ -38,10 +42,13 @@ scores to the last bit and choose the same candidate, near-ties included.
 """
 from __future__ import annotations
 
+import itertools
 import math
+from operator import itemgetter
 
 import numpy as np
 
+from ai import batch_jit
 from ai.conditions import _MISSING, truth
 from ai.curves import LOGIT_EDGE, Curve
 from ai.records import CandidateScore
@@ -124,6 +131,10 @@ class BatchScorer:
                                for p in c.preferences) for c in self.candidates)
         #: per candidate id: the record ``scores_for`` hands out for it when ineligible (made once; read only)
         self._ineligible = {c.id: CandidateScore(c.id, False, None, (), (), ()) for c in self.candidates}
+        self._plan = batch_jit.plan(self)       # the compiled loop's arrays (None: this scorer keeps numpy's)
+        #: one NPC's facts in ``names``' order as a tuple (KeyError when one is missing); None without facts
+        self._row = (itemgetter(*names) if len(names) > 1 else (lambda facts, _n=names[0]: (facts[_n],))) \
+            if names else None
 
     def columns(self, facts_list: list[dict], bbs) -> dict:
         """fact -> (values as floats, numeric mask, present mask, the raw values): one pass over the snapshots."""
@@ -154,6 +165,38 @@ class BatchScorer:
             out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
         return out
 
+    def matrix(self, facts_list: list[dict], bbs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``columns`` as three (facts, NPCs) arrays in ``names``' order: values, numeric mask, present mask. When
+        every NPC has every fact as a plain number a float holds exactly (the usual case), one row per NPC is read
+        with one call and the whole is converted at once; otherwise ``columns``, stacked.
+
+        >>> from ai.utility import Candidate, ModeSelector, Preference
+        >>> scorer = BatchScorer(ModeSelector([Candidate("a", preferences=(Preference("x", 0.0, 1.0),
+        ...                                                                Preference("y", 0.0, 1.0)))]))
+        >>> vals, numeric, present = scorer.matrix([{"x": 0.5, "y": True}, {"x": 2, "y": 0.25}], None)
+        >>> vals.tolist(), bool(numeric.all()), present.shape
+        ([[0.5, 2.0], [1.0, 0.25]], True, (2, 2))
+        """
+        names = self.names
+        n, f = len(facts_list), len(names)
+        get = self._row
+        if get is not None:
+            try:
+                rows = list(map(get, facts_list))
+            except KeyError:                            # a fact missing somewhere: the general way
+                rows = None
+            if rows is not None:
+                flat = list(itertools.chain.from_iterable(rows))
+                types = set(map(type, flat))
+                if types <= _NUMERIC_SET and (int not in types
+                                              or all(-_EXACT <= v <= _EXACT for v in flat if type(v) is int)):
+                    every = np.ones((f, n), dtype=bool)
+                    return np.array(flat, dtype=np.float64).reshape(n, f).T, every, every.copy()
+        cols = self.columns(facts_list, bbs)
+        return (np.array([cols[name][0] for name in names], dtype=np.float64).reshape(f, n),
+                np.array([cols[name][1] for name in names], dtype=bool).reshape(f, n),
+                np.array([cols[name][2] for name in names], dtype=bool).reshape(f, n))
+
     def score(self, facts_list: list[dict], bbs=None) -> tuple[np.ndarray, np.ndarray]:
         """(eligible, score) arrays of shape (NPCs, candidates); ``bbs``: each NPC's blackboard (or None)."""
         n, m = len(facts_list), len(self.candidates)
@@ -161,8 +204,17 @@ class BatchScorer:
         scores = np.full((n, m), np.nan)
         if n == 0:
             return eligible, scores
-        cols = self.columns(facts_list, bbs)
         eps = self.eps
+        if self._plan is not None and batch_jit.available():
+            eligible, scores, scalar = batch_jit.score(self._plan, *self.matrix(facts_list, bbs))
+            cands = self.candidates
+            for i, j in zip(*(a.tolist() for a in np.nonzero(scalar))):     # the cells the columns cannot decide
+                rec = cands[j].scorer(facts_list[i], None if bbs is None else bbs[i], eps)
+                eligible[i, j] = rec.eligible
+                if rec.eligible:
+                    scores[i, j] = rec.score
+            return eligible, scores
+        cols = self.columns(facts_list, bbs)
         log_eps = None                          # math.log(eps), when some value is at or below eps (as the scalar)
         for j, cand in enumerate(self.candidates):
             ok = np.ones(n, dtype=bool)

@@ -8,7 +8,7 @@ import pytest
 
 from ai import jit
 
-MODULES = ["ai.paths_jit", "ai.tactics_jit", "systems.perception_jit", "game.fog_jit"]
+MODULES = ["ai.paths_jit", "ai.tactics_jit", "ai.batch_jit", "systems.perception_jit", "game.fog_jit"]
 
 
 def build(name):
