@@ -167,8 +167,9 @@ class BatchScorer:
 
     def matrix(self, facts_list: list[dict], bbs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``columns`` as three (facts, NPCs) arrays in ``names``' order: values, numeric mask, present mask. When
-        every NPC has every fact as a plain number a float holds exactly (the usual case), one row per NPC is read
-        with one call and the whole is converted at once; otherwise ``columns``, stacked.
+        every NPC's facts are a plain ``dict`` holding every fact as a plain number a float holds exactly (the usual
+        case), one row per NPC is read with one call and the whole is converted at once; otherwise ``columns``,
+        stacked.
 
         >>> from ai.utility import Candidate, ModeSelector, Preference
         >>> scorer = BatchScorer(ModeSelector([Candidate("a", preferences=(Preference("x", 0.0, 1.0),
@@ -180,7 +181,8 @@ class BatchScorer:
         names = self.names
         n, f = len(facts_list), len(names)
         get = self._row
-        if get is not None:
+        # (only plain dicts: a dict subclass may answer a missing key, which ``columns``' ``get`` never asks)
+        if get is not None and all(type(facts) is dict for facts in facts_list):
             try:
                 rows = list(map(get, facts_list))
             except KeyError:                            # a fact missing somewhere: the general way

@@ -13,14 +13,15 @@ Why the numbers are identical, operation by operation:
   (``(v - lo) * inv_span``, ``slope * x + intercept``, ``log_sum + weight * log``); Numba compiles without
   ``fastmath``, so nothing is fused or reordered;
 - ``log`` and ``exp`` are the C library's, which the numpy path also calls (through ``math``, ``ai.batch._libm``);
-- ``np.clip``, ``np.maximum`` and ``np.minimum`` are written out with their NaN and signed-zero rules (a NaN stays
-  NaN; ``max(-0.0, 0.0)`` is ``0.0``);
+- ``np.clip``, ``np.maximum`` and ``np.minimum`` are written out with their NaN rule (a NaN stays NaN); the sign
+  of a zero may differ (``np.clip(-0.0, 0.0, 1.0)`` is ``-0.0``, the loop's ``0.0``), which no score reads: a
+  clamped zero is at or below ``eps`` either way, and the curves give the same value for either zero;
 - the constants (a range's ``1 / (hi - lo)``, a piecewise segment's slope, the sum of the weights) are worked out
   once in Python by the same expressions the numpy path evaluates in Python.
 
 A scorer whose definition the loop does not cover keeps the numpy path: a gate value that is not a number a
-float holds exactly (the numpy path hands every such cell to the scalar scorer), a polynomial curve (Python's
-``**`` rules), or a floor ``eps`` that is not a positive finite number. It is the optional extra ``fast``
+float holds exactly (the numpy path compares every such cell in Python), a polynomial curve (Python's ``**``
+rules), or a floor ``eps`` that is not a positive finite number. It is the optional extra ``fast``
 (``ai.jit``); without Numba, when it cannot be imported or compile, or with ``RTS_NO_JIT=1``, the numpy path runs
 (tests/test_batch_jit.py compares both on random brains and facts, and on a match's decisions).
 """
@@ -49,7 +50,8 @@ class Plan:
 
     Gates: ``g_start[j]:g_start[j + 1]`` are candidate ``j``'s, each a fact row (``g_fact``), a comparison code
     (``g_op``) and a value (``g_val``). Preferences likewise (``p_start``): an input row, the range's ``lo`` and
-    ``1 / (hi - lo)`` (NaN for an empty range), the weight, the curve's code and three parameters (linear: slope,
+    ``1 / (hi - lo)`` (NaN for an empty range or a bound a float cannot hold), the weight (NaN when a float cannot
+    hold it: such a candidate is not ``valid`` anyway), the curve's code and three parameters (linear: slope,
     intercept; logistic: steepness, midpoint; logit: steepness; step: threshold, low, high), and for a piecewise
     curve its points ``q_start[k]:q_start[k + 1]`` (x, y, and the slope to the next point). Per candidate: whether
     it has preferences, whether they are valid (else every cell that passes its gates goes to the scalar scorer),
@@ -261,6 +263,8 @@ def score(pl: Plan, vals: np.ndarray, numeric: np.ndarray, present: np.ndarray):
     """(eligible, scores, scalar) for the NPCs whose facts are the columns of ``vals`` (facts x NPCs, in the
     plan's fact rows) with ``numeric`` and ``present`` (``BatchScorer.columns``' masks): ``scalar`` marks the cells
     the scalar scorer must decide."""
+    # (one memory order, the one compiled at set-up: ``matrix`` hands in a transposed view)
+    vals, numeric, present = (np.ascontiguousarray(a) for a in (vals, numeric, present))
     n, m = vals.shape[1], len(pl.has_prefs)
     eligible = np.zeros((n, m), dtype=bool)
     scores = np.full((n, m), np.nan)

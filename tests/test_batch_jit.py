@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import batch_jit
+from ai import batch_jit, jit
 from ai.batch import BatchScorer
 from ai.conditions import Condition
 from ai.curves import Curve
 from ai.utility import Candidate, ModeSelector, Preference
 from tests.test_batch_utility import FACTS, curves, fact_values, gates, preferences, snapshots
 
-pytestmark = [pytest.mark.skipif(not batch_jit.available(), reason="numba is not installed or RTS_NO_JIT is set"),
+pytestmark = [pytest.mark.skipif(not jit.INSTALLED, reason="numba is not installed (pip install -e '.[fast]')"),
               pytest.mark.skipif(bool(os.environ.get("RTS_NO_JIT")), reason="RTS_NO_JIT is set: one path only")]
 
 # the curves the loop covers (a polynomial keeps the numpy path: tested below), and integer parameters and points
@@ -43,6 +43,7 @@ def selectors(draw, gate=loop_gates, pref=loop_preferences):
 
 def both(sel, snaps, bbs):
     """(eligible, scores) from the compiled loop, then from the numpy path, of one selector."""
+    assert batch_jit.available()
     compiled = BatchScorer(sel)
     plain = BatchScorer(sel)
     plain._plan = None
@@ -86,6 +87,72 @@ def test_every_fact_present_reads_as_the_columns_do(sel, snaps):
         want_vals, want_numeric, want_present, _raw = cols[name]
         assert vals[r].tobytes() == np.asarray(want_vals, dtype=np.float64).tobytes()
         assert numeric[r].tolist() == list(want_numeric) and present[r].tolist() == list(want_present)
+
+
+def same_as_scalar(sel, snaps, got):
+    """``got`` (eligible, scores) is the scalar scorer's, score for score, to the last bit."""
+    ids = BatchScorer(sel).ids
+    recs = [sel.score_all(f) for f in snaps]
+    want = np.array([[r[c].score if r[c].eligible else np.nan for c in ids] for r in recs]).reshape(len(snaps), len(ids))
+    assert got[0].tolist() == [[r[c].eligible for c in ids] for r in recs]
+    assert got[1].tobytes() == want.tobytes(), (got[1], want)
+
+
+full_mantissa = st.floats(-4, 4, allow_nan=False, allow_infinity=False).map(lambda v: v * (1 + 2 ** -40))
+dense_preferences = st.builds(
+    lambda name, lo, span, curve, w: Preference(name, lo, lo + span, curve, w),
+    st.sampled_from(FACTS), st.floats(-2, 1), st.floats(0.05, 5), curves.filter(lambda c: c.kind != "polynomial"),
+    st.floats(0.05, 4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(selectors(loop_gates, dense_preferences),
+       st.lists(st.fixed_dictionaries({name: full_mantissa for name in FACTS}), min_size=1, max_size=8))
+def test_valid_brains_on_ordinary_facts_score_in_the_loop_as_the_scalar_does(sel, snaps):
+    """Every fact present, every value an ordinary float with a full mantissa, every preference valid: the cells
+    the loop decides itself (the army's case), each compared with the numpy path and the scalar scorer."""
+    loop, numpy_path, _scorer = both(sel, snaps, None)
+    same(loop, numpy_path)
+    same_as_scalar(sel, snaps, loop)
+
+
+@pytest.mark.parametrize("name, sel, snaps", [
+    ("a value on a piecewise curve's inner point", ModeSelector([Candidate("p", preferences=(
+        Preference("x", 0.0, 1.0, Curve("piecewise", points=[[0, 0.2], [0.3, 0.9], [1, 0.2]])),))]), [{"x": 0.3}]),
+    ("weights whose sum overflows", ModeSelector([Candidate("w", preferences=(
+        Preference("x", 0.0, 1.0, weight=1e308), Preference("x", 0.0, 1.0, weight=1e308)))]), [{"x": 1.0}]),
+    ("a weighted log that overflows", ModeSelector([Candidate("l", preferences=(
+        Preference("x", 0.0, 1.0, weight=1e308),))]), [{"x": 0.0}]),
+    ("a normalised value of inf * 0", ModeSelector([Candidate("n", preferences=(
+        Preference("x", -1e308, 1e308, Curve("piecewise", points=[[0, 1], [1, 0.5]])),))]), [{"x": 1e308}]),
+    ("the logistic at its cap", ModeSelector([Candidate("z", preferences=(
+        Preference("x", 0.0, 1.0, Curve("logistic", {"steepness": -700.0, "midpoint": 0.0})),))], eps=5e-324),
+     [{"x": 1.0}]),
+    ("a check sum that overflows", ModeSelector([Candidate("k", preferences=(
+        Preference("a", 0.0, 1.7e308), Preference("b", 0.0, 1.7e308)))]),
+     [{"a": 9e307 + i * 1.1e306, "b": 9.1e307} for i in range(8)]),
+    ("inf * 0 beside an ordinary preference", ModeSelector([Candidate("n", preferences=(
+        Preference("x", -1e308, 1e308), Preference("y", 0.0, 0.37)))]),
+     [{"x": 1e308, "y": 0.29 * i / 97} for i in range(1, 97)]),
+])
+def test_overflows_and_edges_score_alike_on_every_path(name, sel, snaps):
+    loop, numpy_path, scorer = both(sel, snaps, None)
+    assert scorer._plan is not None, name
+    same(loop, numpy_path)
+    same_as_scalar(sel, snaps, loop)
+
+
+def test_facts_in_a_dict_subclass_are_read_as_the_scalar_reads_them():
+    """A mapping that answers a missing key (a Counter, a defaultdict) is read by ``get``, as the scalar reads it:
+    the missing fact fails its gate and is not added to the facts."""
+    from collections import Counter, defaultdict
+    sel = ModeSelector([Candidate("a", (Condition("b", "<", 1),), (Preference("x", 0.0, 1.0),))])
+    for snaps in ([Counter({"x": 0.5}), Counter({"x": 0.25, "b": 0})],
+                  [defaultdict(float, {"x": 0.5}), defaultdict(float, {"x": 0.25, "b": 0})]):
+        loop, numpy_path, _scorer = both(sel, snaps, None)
+        same(loop, numpy_path)
+        same_as_scalar(sel, snaps, loop)
+        assert loop[0][:, 0].tolist() == [False, True] and "b" not in snaps[0]
 
 
 def test_the_loop_takes_the_shipped_brains_and_leaves_what_it_cannot_copy():
