@@ -138,6 +138,10 @@ class CellIndex:
 
     def __init__(self, xs: np.ndarray, ys: np.ndarray, size: float):
         self.size = size
+        if len(xs) and perception_jit.available():     # the same table in one compiled pass (a counting sort)
+            self.order, self.keys, self.starts, x0, y0, cols, rows = perception_jit.cell_table(xs, ys, size)
+            self.x0, self.y0, self.cols, self.rows = int(x0), int(y0), int(cols), int(rows)
+            return
         cx = np.floor(xs / size).astype(np.int64)
         cy = np.floor(ys / size).astype(np.int64)
         self.x0, self.y0 = (int(cx.min()), int(cy.min())) if len(cx) else (0, 0)

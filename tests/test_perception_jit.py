@@ -1,5 +1,5 @@
 """Perception's compiled neighbour queries (systems/perception_jit.py) give exactly the numpy pairs' answers: the
-allies counted within a radius, and each NPC's nearest enemies in sight by (squared distance, entity id), on
+cell index's table, the allies counted within a radius, and each NPC's nearest enemies in sight by (squared distance, entity id), on
 random points (snapped onto tile corners and cell edges, where floor() and equal distances matter) and on a
 match, whose every decision and sync hash are the same with and without them."""
 import os
@@ -24,6 +24,24 @@ def arrays(points, snap):
     if snap:
         points = [(float(round(x)), float(round(y))) for x, y in points]
     return (np.array([p[0] for p in points], dtype=np.float64), np.array([p[1] for p in points], dtype=np.float64))
+
+
+@settings(max_examples=300, deadline=None)
+@given(points=st.lists(st.tuples(coords, coords), min_size=1, max_size=80),
+       size=st.sampled_from([0.5, 1.0, 2.5, 7.0, 12.0]) | st.floats(0.3, 30), snap=st.booleans())
+def test_the_compiled_cell_table_is_the_numpy_one(points, size, snap):
+    """The cell index made in one compiled pass (a counting sort) has the numpy construction's order, sorted keys,
+    cell starts and bounds, points on cell edges and many in one cell included."""
+    assert perception_jit.available()
+    px, py = arrays(points, snap)
+    compiled = CellIndex(px, py, size)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(perception_jit, "available", lambda: False)
+        plain = CellIndex(px, py, size)
+    for name in ("order", "keys", "starts"):
+        assert getattr(compiled, name).tolist() == getattr(plain, name).tolist(), name
+    assert (compiled.x0, compiled.y0, compiled.cols, compiled.rows) == (plain.x0, plain.y0, plain.cols, plain.rows)
+    assert all(type(v) is int for v in (compiled.x0, compiled.y0, compiled.cols, compiled.rows))
 
 
 @settings(max_examples=200, deadline=None)
