@@ -17,8 +17,8 @@ import numpy as np
 
 from ai.records import DecisionLog
 from components import Building, Controller, Health, Position, Team, UnitKind
-from game import esper_rows, victory
-from game.fog import Fog
+from game import esper_rows, fog_jit, victory
+from game.fog import EDGE, Fog
 from content.loader import Content
 from game import TICK_HZ
 from game.ledger import Ledger
@@ -437,8 +437,11 @@ class World:
         if order:
             xs = np.concatenate([index[t][1] for t in order])
             ys = np.concatenate([index[t][2] for t in order])
-            corners = self.fog.corner_tiles(xs, ys)                                  # (4, n)
-            every = np.stack(self.fog.visible)[:, corners].any(axis=1)                # (teams, n)
+            if fog_jit.available():                 # the same answer in one compiled pass
+                every = fog_jit.seen_by(xs, ys, np.stack(self.fog.visible), self.fog.width, self.fog.height, EDGE)
+            else:
+                corners = self.fog.corner_tiles(xs, ys)                              # (4, n)
+                every = np.stack(self.fog.visible)[:, corners].any(axis=1)            # (teams, n)
             at = 0
             for t in order:
                 n = len(index[t][0])

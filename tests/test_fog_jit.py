@@ -81,3 +81,24 @@ def test_a_match_sees_alike_with_and_without_the_compiled_counts(monkeypatch):
     assert out[0][:2] == out[1][:2]
     assert all((a == b).all() for ga, gb in zip(out[0][2], out[1][2]) for a, b in zip(ga, gb))
     assert len(out[0][2]) == len(out[1][2])
+
+
+def test_which_points_each_team_sees_equals_the_corner_tiles_rule(world):
+    """``seen_by`` (the tick's one pass over every unit) against ``Fog.seen_at`` of ``Fog.corner_tiles``: random
+    visible grids; points inside tiles, on tile edges and corners (both sides count), on and beyond the map's edges;
+    three teams."""
+    fog = world.fog
+    w, h = fog.width, fog.height
+    rng = np.random.default_rng(9)
+    xs = np.concatenate([rng.uniform(-2, w + 2, 400), rng.integers(0, w + 1, 200).astype(float),
+                         [0.0, w, w - 1e-7, 1e-7, 3.0 - 1e-6, 3.0 + 1e-6, 3.0 - 2e-6]])
+    ys = np.concatenate([rng.uniform(-2, h + 2, 400), rng.integers(0, h + 1, 200).astype(float),
+                         [0.0, h, h - 1e-7, 1e-7, 4.0, 4.0, 4.0]])
+    assert fog_jit.available()
+    for density in (0.02, 0.3, 0.9):
+        visible = rng.random((3, w * h)) < density
+        got = fog_jit.seen_by(xs, ys, visible, w, h, 1e-6)
+        corners = fog.corner_tiles(xs, ys)
+        want = np.stack([visible[t][corners].any(axis=0) for t in range(3)])
+        assert got.tolist() == want.tolist()
+        assert 0 < got.sum() < got.size
