@@ -3,8 +3,8 @@
 Five modules run a loop compiled where Numba is installed and keep a Python or numpy path that gives the same
 answers everywhere else: ``ai.paths_jit`` (a path's walk back and smoothing, line of sight), ``ai.tactics_jit``
 (the commander's playouts), ``ai.batch_jit`` (utility scoring for many NPCs), ``systems.perception_jit`` (the cell
-index, allies, nearest enemies and the best cover tile) and ``game.fog_jit`` (sight counts,
-and which units each team sees). Each holds one ``Build``, which owns what they share: whether Numba is installed (it is imported only
+index, allies, nearest enemies and the best cover tile) and ``game.fog_jit`` (sight counts, and which units each
+team sees). Each holds one ``Build``, which owns what they share: whether Numba is installed (it is imported only
 when a build is first needed: about half a second), the ``RTS_NO_JIT=1`` switch that keeps the plain path, the
 compile on first use (or Numba's cache loaded) with a warm-up call, so that a failure shows at once, and, when
 Numba cannot be imported or compile (a numpy newer than it supports, say), one warning that says what runs

@@ -138,7 +138,9 @@ class CellIndex:
 
     def __init__(self, xs: np.ndarray, ys: np.ndarray, size: float):
         self.size = size
-        if len(xs) and perception_jit.available():     # the same table in one compiled pass (a counting sort)
+        if len(xs) and xs.dtype == ys.dtype == np.float64 and perception_jit.available():
+            # the same table in one compiled pass (a counting sort; float64 points, as the game's are: the numpy
+            # path below divides float32 ones in float32)
             self.order, self.keys, self.starts, x0, y0, cols, rows = perception_jit.cell_table(xs, ys, size)
             self.x0, self.y0, self.cols, self.rows = int(x0), int(y0), int(cols), int(rows)
             return
@@ -199,6 +201,9 @@ class Perception:
         nav = world.nav
         cover = [(i % nav.width, i // nav.width) for i, c in enumerate(nav.cover) if c]
         self.cover = np.array(cover, dtype=np.float64).reshape(-1, 2)
+        # its columns as contiguous arrays (the compiled cover search was compiled for those: a strided column
+        # view compiled a second version on the first tick)
+        self._cover_x, self._cover_y = self.cover[:, 0].copy(), self.cover[:, 1].copy()
         self.cover_tiles = [(int(x), int(y)) for x, y in cover]
         self._cover_flat = np.array([y * nav.width + x for x, y in self.cover_tiles], dtype=np.int64)
         self.sight = {uid: float(u.sight) for uid, u in world.content.units.items()}
@@ -399,7 +404,7 @@ class Perception:
         ey_c = np.array([a[3] if a is not None else 0.0 for a in away])
         if perception_jit.available():          # the same rule, tile by tile in a compiled loop, no pairs built
             pick, dist = perception_jit.best_cover(
-                self._cover_cells, cx, cy, self.cover[:, 0], self.cover[:, 1], labels, occupants, holders,
+                self._cover_cells, cx, cy, self._cover_x, self._cover_y, labels, occupants, holders,
                 xs[cand], ys[cand], cand_here, eid_arr[cand], seen_c, ex_c, ey_c,
                 np.asarray(world.turns, dtype=np.int64)[teams[cand]], COVER_RADIUS, AWAY_WEIGHT, AWAY_CAP)
             tiles = self.cover_tiles

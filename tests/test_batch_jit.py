@@ -93,7 +93,8 @@ def same_as_scalar(sel, snaps, got):
     """``got`` (eligible, scores) is the scalar scorer's, score for score, to the last bit."""
     ids = BatchScorer(sel).ids
     recs = [sel.score_all(f) for f in snaps]
-    want = np.array([[r[c].score if r[c].eligible else np.nan for c in ids] for r in recs]).reshape(len(snaps), len(ids))
+    want = np.array([[r[c].score if r[c].eligible else np.nan for c in ids] for r in recs])
+    want = want.reshape(len(snaps), len(ids))
     assert got[0].tolist() == [[r[c].eligible for c in ids] for r in recs]
     assert got[1].tobytes() == want.tobytes(), (got[1], want)
 
@@ -173,7 +174,8 @@ def test_edge_values_score_alike():
     """Ranges and curves at their edges: an empty range, a value on a piecewise point, the logistic's cap, an
     integer range, signed zeros, and a weight of zero (every cell to the scalar scorer)."""
     cands = [Candidate("flat", preferences=(Preference("a", 1.0, 1.0),)),
-             Candidate("pw", preferences=(Preference("a", 0, 1, Curve("piecewise", points=[[0, 1], [0.5, 0], [1, 1]])),)),
+             Candidate("pw", preferences=(
+                 Preference("a", 0, 1, Curve("piecewise", points=[[0, 1], [0.5, 0], [1, 1]])),)),
              Candidate("cap", preferences=(Preference("b", 0.0, 1.0, Curve("logistic", {"steepness": -1500.0})),)),
              Candidate("ints", (Condition("c", ">=", 0),), (Preference("c", -2, 3, Curve("logit")),)),
              Candidate("zero_w", preferences=(Preference("a", 0.0, 1.0, weight=0.0),)),

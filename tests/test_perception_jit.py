@@ -1,7 +1,7 @@
-"""Perception's compiled neighbour queries (systems/perception_jit.py) give exactly the numpy pairs' answers: the
-cell index's table, the allies counted within a radius, and each NPC's nearest enemies in sight by (squared distance, entity id), on
-random points (snapped onto tile corners and cell edges, where floor() and equal distances matter) and on a
-match, whose every decision and sync hash are the same with and without them."""
+"""Perception's compiled neighbour queries (systems/perception_jit.py) give exactly the numpy pairs' answers: the cell
+index's table, the allies counted within a radius, and each NPC's nearest enemies in sight by (squared distance,
+entity id), on random points (snapped onto tile corners and cell edges, where floor() and equal distances matter)
+and on a match, whose every decision and sync hash are the same with and without them."""
 import os
 
 import numpy as np
