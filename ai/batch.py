@@ -49,18 +49,22 @@ from operator import itemgetter
 import numpy as np
 
 from ai import batch_jit
-from ai.conditions import _MISSING, truth
+from ai.conditions import _MISSING, EXACT_INT, exact_number, truth
 from ai.curves import LOGIT_EDGE, Curve
 from ai.records import CandidateScore
 
 _NUMERIC = (float, int, bool)
 _NUMERIC_SET = frozenset(_NUMERIC)
-_EXACT = 2 ** 53             # ints up to this size are exactly floats
+def _plain_numbers(values: list) -> bool:
+    """Whether every value is a plain float, int or bool that a float holds exactly (``exact_number`` of each, with
+    one type check for the list).
 
-
-def _exact(v) -> bool:
-    """A float, or an int (or bool) a float holds exactly."""
-    return type(v) is float or (type(v) in (int, bool) and -_EXACT <= v <= _EXACT)
+    >>> _plain_numbers([0.5, 2, True]), _plain_numbers([0.5, 2 ** 60]), _plain_numbers([0.5, None])
+    (True, False, False)
+    """
+    types = set(map(type, values))
+    return types <= _NUMERIC_SET and (int not in types
+                                      or all(-EXACT_INT <= v <= EXACT_INT for v in values if type(v) is int))
 
 
 def curve_array(curve: Curve, x: np.ndarray) -> np.ndarray:
@@ -127,7 +131,7 @@ class BatchScorer:
         self.names = tuple(names)
         #: per candidate: whether its preferences are well configured and their range and weight are numbers a float
         #: holds exactly (else every cell goes to the scalar scorer, which subtracts an int range bound exactly)
-        self.valid = tuple(all(p.config_problem() is None and all(_exact(v) for v in (p.lo, p.hi, p.weight))
+        self.valid = tuple(all(p.config_problem() is None and all(exact_number(v) for v in (p.lo, p.hi, p.weight))
                                for p in c.preferences) for c in self.candidates)
         #: per candidate id: the record ``scores_for`` hands out for it when ineligible (made once; read only)
         self._ineligible = {c.id: CandidateScore(c.id, False, None, (), (), ()) for c in self.candidates}
@@ -143,11 +147,9 @@ class BatchScorer:
         n = len(facts_list)
         for name in self.names:
             raw = [facts.get(name, missing) for facts in facts_list]
-            types = set(map(type, raw))
             # every NPC has it as a plain number a float holds exactly: the usual case (an int past 2**53 would
             # round, where Python compares and subtracts it exactly: the general way below leaves it to the scalar)
-            if types <= _NUMERIC_SET and (int not in types
-                                          or all(-_EXACT <= v <= _EXACT for v in raw if type(v) is int)):
+            if _plain_numbers(raw):
                 vals = np.array(raw, dtype=np.float64)
                 every = np.ones(n, dtype=bool)
                 out[name] = (vals, every, every.copy(), raw)
@@ -159,7 +161,7 @@ class BatchScorer:
                         raw[i] = bbs[i].get(name, missing)
             # a number the scalar scorer's fast loop reads itself: not one from the blackboard (that loop reads only
             # the snapshot, and the scalar's other way normalises by a division), not an int a float rounds
-            numeric = [mine and _exact(v) for v, mine in zip(raw, own)]
+            numeric = [mine and exact_number(v) for v, mine in zip(raw, own)]
             vals = np.array([v if ok else 0.0 for v, ok in zip(raw, numeric)], dtype=np.float64)
             present = np.array([v is not missing for v in raw], dtype=bool)
             out[name] = (vals, np.array(numeric, dtype=bool), present, [None if v is missing else v for v in raw])
@@ -189,9 +191,7 @@ class BatchScorer:
                 rows = None
             if rows is not None:
                 flat = list(itertools.chain.from_iterable(rows))
-                types = set(map(type, flat))
-                if types <= _NUMERIC_SET and (int not in types
-                                              or all(-_EXACT <= v <= _EXACT for v in flat if type(v) is int)):
+                if _plain_numbers(flat):
                     every = np.ones((f, n), dtype=bool)
                     return np.array(flat, dtype=np.float64).reshape(n, f).T, every, every.copy()
         cols = self.columns(facts_list, bbs)
@@ -223,7 +223,7 @@ class BatchScorer:
             for g in cand.gates:
                 vals, numeric, present, raw = cols[g.fact]
                 value = g.value
-                if _exact(value):
+                if exact_number(value):
                     res = g.fn(vals, float(value)) & numeric
                     odd = present & ~numeric               # not a number: the scalar comparison decides
                 else:

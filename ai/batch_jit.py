@@ -32,17 +32,13 @@ import math
 import numpy as np
 
 from ai import jit
+from ai.conditions import exact_number as _exact
 from ai.curves import LOGIT_EDGE
 
 #: the comparisons' codes (ai.conditions.OPS), and the curves' (ai.curves.PARAMS less polynomial)
 OPS = ("==", "!=", "<", "<=", ">", ">=")
 LINEAR, LOGISTIC, LOGIT, STEP, PIECEWISE = range(5)
 _KINDS = {"linear": LINEAR, "logistic": LOGISTIC, "logit": LOGIT, "step": STEP, "piecewise": PIECEWISE}
-_EXACT = 2 ** 53
-
-
-def _exact(v) -> bool:
-    return type(v) is float or (type(v) in (int, bool) and -_EXACT <= v <= _EXACT)
 
 
 class Plan:
@@ -104,11 +100,13 @@ def plan(scorer) -> Plan | None:
             else:
                 p_par.append((0.0, 0.0, 0.0))
                 pts = curve.points
-                for k, (x0, y0) in enumerate(pts):
+                for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
                     q_x.append(float(x0))
                     q_y.append(float(y0))
-                    x1, y1 = pts[k + 1] if k + 1 < len(pts) else (x0, y0)
-                    q_k.append(float((y1 - y0) / (x1 - x0)) if k + 1 < len(pts) else 0.0)
+                    q_k.append(float((y1 - y0) / (x1 - x0)))
+                q_x.append(float(pts[-1][0]))         # the last point: no segment after it
+                q_y.append(float(pts[-1][1]))
+                q_k.append(0.0)
             q_start.append(len(q_x))
             total += weight
         p_start.append(len(p_input))

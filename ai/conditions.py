@@ -59,6 +59,20 @@ def truth(result) -> bool:
     return plain_scalar(result) is True
 
 
+#: ints up to this size (either sign) are exactly floats
+EXACT_INT = 2 ** 53
+
+
+def exact_number(value) -> bool:
+    """A float, or an int (or bool) a float holds exactly: a value that compares and subtracts as a float does
+    just as Python does (the batch scorers' test, ``ai.batch`` and ``ai.batch_jit``).
+
+    >>> exact_number(0.5), exact_number(True), exact_number(2 ** 53), exact_number(2 ** 53 + 1), exact_number("1")
+    (True, True, True, False, False)
+    """
+    return type(value) is float or (type(value) in (int, bool) and -EXACT_INT <= value <= EXACT_INT)
+
+
 def as_number(value) -> float | None:
     """``value`` as a float when it is a number: ``bool``, ``int``, ``float`` or their numpy scalars; else None.
     An int too large for a float is ``inf`` (so a caller reports it as not finite).

@@ -437,11 +437,11 @@ class World:
         if order:
             xs = np.concatenate([index[t][1] for t in order])
             ys = np.concatenate([index[t][2] for t in order])
+            visible = np.stack(self.fog.visible)                                     # (teams, tiles)
             if fog_jit.available():                 # the same answer in one compiled pass
-                every = fog_jit.seen_by(xs, ys, np.stack(self.fog.visible), self.fog.width, self.fog.height, EDGE)
+                every = fog_jit.seen_by(xs, ys, visible, self.fog.width, self.fog.height, EDGE)
             else:
-                corners = self.fog.corner_tiles(xs, ys)                              # (4, n)
-                every = np.stack(self.fog.visible)[:, corners].any(axis=1)            # (teams, n)
+                every = visible[:, self.fog.corner_tiles(xs, ys)].any(axis=1)           # (teams, n)
             at = 0
             for t in order:
                 n = len(index[t][0])
